@@ -1,0 +1,74 @@
+/**
+ * Trading accounts (master and slaves) — spec §3 Account, §5 Account form, §7 account calls.
+ * balance/equity are numeric strings (PostgreSQL numeric, exact); the UI formats them as dollars.
+ */
+import { z } from "zod";
+import { decimalStringSchema } from "./common.ts";
+
+export const platformSchema = z.enum(["MT4", "MT5"]);
+export type Platform = z.infer<typeof platformSchema>;
+export const accountRoleSchema = z.enum(["MASTER", "SLAVE"]);
+export type AccountRole = z.infer<typeof accountRoleSchema>;
+/** §3: any value other than these is shown with a 'syncing' style by the dashboard. */
+export const accountStatusSchema = z.enum(["active", "paused", "error", "inactive"]);
+export type AccountStatus = z.infer<typeof accountStatusSchema>;
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Must be at most ${max} characters`)
+    .optional()
+    .nullable()
+    .transform((v) => (v ? v : null));
+
+/** §5 Account form; POST /api/accounts. */
+export const createAccountRequestSchema = z.object({
+  accountNumber: z.string().trim().min(1, "Account number is required").max(64, "Account number is too long"),
+  alias: optionalText(100),
+  broker: z.string().trim().min(1, "Broker is required").max(200, "Broker is too long"),
+  platform: platformSchema,
+  role: accountRoleSchema,
+  status: accountStatusSchema.default("active"),
+  currency: z.string().trim().regex(/^[A-Z]{3}$/, "Currency must be a 3-letter code").optional(),
+});
+export type CreateAccountRequest = z.input<typeof createAccountRequestSchema>;
+
+/** PUT /api/accounts/:id — any subset; the role cannot change (400 when it differs). */
+export const updateAccountRequestSchema = z
+  .object({
+    accountNumber: z.string().trim().min(1, "Account number is required").max(64, "Account number is too long"),
+    alias: optionalText(100),
+    broker: z.string().trim().min(1, "Broker is required").max(200, "Broker is too long"),
+    platform: platformSchema,
+    role: accountRoleSchema,
+    status: accountStatusSchema,
+    currency: z.string().trim().regex(/^[A-Z]{3}$/, "Currency must be a 3-letter code"),
+  })
+  .partial();
+export type UpdateAccountRequest = z.input<typeof updateAccountRequestSchema>;
+
+export const accountSchema = z.object({
+  id: z.string(),
+  accountNumber: z.string(),
+  alias: z.string().nullable(),
+  broker: z.string(),
+  platform: platformSchema,
+  role: accountRoleSchema,
+  status: z.string(),
+  balance: decimalStringSchema,
+  equity: decimalStringSchema,
+  currency: z.string(),
+  lastHeartbeat: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** EA profile (risk settings not part of the risk limit payload); null means 'Default'. */
+  settings: z.record(z.string(), z.unknown()).nullable(),
+  /** status === 'active'. */
+  isActive: z.boolean(),
+  /** Trade server and login reported by the EA (null until its first heartbeat). */
+  server: z.string().nullable(),
+  login: z.string().nullable(),
+});
+export type Account = z.infer<typeof accountSchema>;
+export const accountListSchema = z.array(accountSchema);

@@ -1,0 +1,32 @@
+/** Audit logs — spec §2 /logs, §3 Audit log. Server-side filtering and keyset paging. */
+import { z } from "zod";
+
+export const auditLevelSchema = z.enum(["info", "warning", "error"]);
+export type AuditLevel = z.infer<typeof auditLevelSchema>;
+/** trade: signals, orders, executions; system: everything else (auth, config, keys, bridge). */
+export const auditCategorySchema = z.enum(["trade", "system"]);
+export type AuditCategory = z.infer<typeof auditCategorySchema>;
+
+export const auditLogSchema = z.object({
+  /** Monotonic id (bigint as a string); pass as `before` to page. */
+  id: z.string(),
+  level: auditLevelSchema,
+  category: auditCategorySchema,
+  source: z.string(),
+  message: z.string(),
+  createdAt: z.string(),
+  accountId: z.string().nullable(),
+  signalId: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditLog = z.infer<typeof auditLogSchema>;
+export const auditLogListSchema = z.array(auditLogSchema);
+
+/** GET /api/audit-logs?level=&type=&before=&limit= — newest first. */
+export const listAuditLogsQuerySchema = z.object({
+  level: auditLevelSchema.optional(),
+  type: auditCategorySchema.optional(),
+  before: z.string().regex(/^\d{1,19}$/, "before must be a log id").optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+export type ListAuditLogsQuery = z.input<typeof listAuditLogsQuerySchema>;

@@ -1,0 +1,311 @@
+/**
+ * Bridge contract: API keys (spec §2 Bridge API Keys, §3 API key), bridge stats (§3), and every
+ * terminal wire message of the signed /v1 protocol (§3 sample signal event, §7 bridge endpoints).
+ * docs/bridge-protocol.md documents these shapes for EA authors.
+ */
+import { z } from "zod";
+import { decimalInputSchema, decimalStringSchema } from "./common.ts";
+import { orderActionSchema, orderTypeSchema, sideSchema, signalEventTypeSchema } from "./signals.ts";
+
+// ---------------------------------------------------------------- API keys (dashboard)
+
+export const apiKeyScopeSchema = z.enum(["MASTER", "SLAVE", "DASHBOARD"]);
+export type ApiKeyScope = z.infer<typeof apiKeyScopeSchema>;
+
+export const createApiKeyRequestSchema = z.object({
+  name: z.string().trim().min(1, "Name is required").max(100, "Name is too long"),
+  scope: apiKeyScopeSchema.default("MASTER"),
+  /** Account the key acts for; empty string or null means unbound. */
+  accountId: z
+    .union([z.uuid({ message: "Invalid account id" }), z.literal(""), z.null()])
+    .optional()
+    .transform((v) => (v ? v : null)),
+});
+export type CreateApiKeyRequest = z.input<typeof createApiKeyRequestSchema>;
+
+export const updateApiKeyRequestSchema = z.object({ enabled: z.boolean() });
+
+export const apiKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** Public key id sent in `x-api-key`. */
+  apiKey: z.string(),
+  scope: apiKeyScopeSchema,
+  accountId: z.string().nullable(),
+  enabled: z.boolean(),
+  lastUsedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type ApiKey = z.infer<typeof apiKeySchema>;
+export const apiKeyListSchema = z.array(apiKeySchema);
+
+/** Creation answer: the only time the secret (64 hex chars, 256 bits) is ever returned. */
+export const createApiKeyResponseSchema = apiKeySchema.extend({ secret: z.string() });
+export type CreateApiKeyResponse = z.infer<typeof createApiKeyResponseSchema>;
+
+export const bridgeStatsSchema = z.object({
+  /** Master signal events received (open, modify, close, pending…), all time. */
+  totalSignals: z.number().int(),
+  /** Terminals seen in the last 60 s (heartbeat, poll or open socket). */
+  activeConnections: z.number().int(),
+  /** Mean report latency over the last 24 h, ms (0 when none). */
+  avgLatencyMs: z.number(),
+  /** Share of reported executions that succeeded over the last 24 h, percent 0–100. */
+  successRate: z.number(),
+});
+export type BridgeStats = z.infer<typeof bridgeStatsSchema>;
+
+// ---------------------------------------------------------------- wire: common
+
+/** MetaTrader ticket: a non-negative integer as a JSON number or digit string; kept as a string. */
+export const ticketSchema = z
+  .union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,20}$/)])
+  .transform((v) => String(v));
+
+/** Unix epoch seconds (integer). */
+export const epochSecondsSchema = z.number().int().positive();
+
+const positiveDecimal = decimalInputSchema.refine((v) => Number(v) > 0, "Must be greater than 0");
+const nonNegativeDecimal = decimalInputSchema.refine((v) => Number(v) >= 0, "Must not be negative");
+/** SL/TP: 0 or null means none (MetaTrader's convention). */
+const stopLevel = z
+  .union([decimalInputSchema, z.null()])
+  .optional()
+  .transform((v) => (v == null || Number(v) === 0 ? null : v));
+
+// ---------------------------------------------------------------- wire: master
+
+/** POST /v1/master/heartbeat. Money in account currency, exact decimals. */
+export const masterHeartbeatSchema = z.object({
+  login: ticketSchema,
+  server: z.string().trim().min(1).max(200),
+  balance: decimalInputSchema,
+  equity: decimalInputSchema,
+  currency: z.string().trim().regex(/^[A-Z]{3}$/, "Currency must be a 3-letter code").default("USD"),
+  ts: epochSecondsSchema.optional(),
+  /** Free value making otherwise identical requests within one second distinct (replay protection). */
+  nonce: z.string().max(64).optional(),
+});
+export type MasterHeartbeat = z.input<typeof masterHeartbeatSchema>;
+
+export const heartbeatResponseSchema = z.object({
+  ok: z.literal(true),
+  accountId: z.string(),
+  /** Server clock, unix seconds: lets an EA notice clock drift before signing fails. */
+  serverTime: z.number().int(),
+  copyPaused: z.boolean(),
+});
+export type HeartbeatResponse = z.infer<typeof heartbeatResponseSchema>;
+
+/**
+ * Master signal event — the spec's sample signal event. Used by all six signal endpoints.
+ * - `id`: the EA's own event id (free text, echoed in audit logs).
+ * - `type`: must match the endpoint (OPEN for /signal/open, …).
+ * - `ts`: master event time, unix seconds.
+ * - `order.volume`: lots. OPEN/PENDING_OPEN: volume opened. CLOSE: volume closed by this event
+ *   (less than the open volume = partial close); omitted or 0 on CLOSE closes everything.
+ * - `order.price`: as quoted by the master's broker (open, close or order price).
+ * - `order.stopLimitPrice`: STOP_LIMIT only, the limit price placed when the stop triggers.
+ * - `risk.atr` (price units) and `risk.slDistancePts` (points) are informational.
+ * - `idempotencyKey`: unique per tenant per logical event; retries must reuse it.
+ */
+export const signalEventSchema = z.object({
+  id: z.string().trim().min(1).max(100),
+  type: signalEventTypeSchema,
+  ts: epochSecondsSchema,
+  master: z.object({
+    login: ticketSchema,
+    alias: z.string().max(100).optional().nullable(),
+    magic: z.union([z.number().int().nonnegative(), z.string().regex(/^\d{1,20}$/)]).transform(String).optional().nullable(),
+    server: z.string().max(200).optional().nullable(),
+  }),
+  order: z.object({
+    ticket: ticketSchema,
+    symbol: z.string().trim().min(1).max(32),
+    side: sideSchema,
+    orderType: orderTypeSchema,
+    volume: nonNegativeDecimal.optional(),
+    price: nonNegativeDecimal.optional(),
+    stopLimitPrice: positiveDecimal.optional().nullable(),
+    sl: stopLevel,
+    tp: stopLevel,
+    comment: z.string().max(64).optional().nullable(),
+  }),
+  risk: z
+    .object({
+      atr: nonNegativeDecimal.optional().nullable(),
+      slDistancePts: nonNegativeDecimal.optional().nullable(),
+    })
+    .optional()
+    .nullable(),
+  idempotencyKey: z.string().trim().min(8).max(200),
+});
+export type SignalEventInput = z.input<typeof signalEventSchema>;
+export type SignalEvent = z.output<typeof signalEventSchema>;
+
+/** Answer to an accepted signal (201 first time; the identical body again on a retry). */
+export const signalAcceptedSchema = z.object({
+  signalId: z.string(),
+  eventId: z.string(),
+  type: signalEventTypeSchema,
+  /** Slave orders queued for delivery. */
+  queued: z.number().int(),
+  /** Slave copies blocked by a copy rule (stored as rejected executions). */
+  rejected: z.number().int(),
+});
+export type SignalAccepted = z.infer<typeof signalAcceptedSchema>;
+
+// ---------------------------------------------------------------- wire: slave
+
+/** Account selector for unbound SLAVE keys: the account id, or its account number. */
+const slaveSelector = {
+  accountId: z.uuid().optional(),
+  accountNumber: z.string().trim().min(1).max(64).optional(),
+};
+
+/** POST /v1/slave/heartbeat. */
+export const slaveHeartbeatSchema = z.object({
+  ...slaveSelector,
+  login: ticketSchema.optional(),
+  server: z.string().trim().max(200).optional(),
+  balance: decimalInputSchema,
+  equity: decimalInputSchema,
+  currency: z.string().trim().regex(/^[A-Z]{3}$/, "Currency must be a 3-letter code").default("USD"),
+  /** 'error' lets an EA flag a broken terminal (e.g. trading disabled). */
+  status: z.enum(["active", "error"]).optional(),
+  ts: epochSecondsSchema.optional(),
+  /** Free value making otherwise identical requests within one second distinct (replay protection). */
+  nonce: z.string().max(64).optional(),
+});
+export type SlaveHeartbeat = z.input<typeof slaveHeartbeatSchema>;
+
+/** Risk limits and EA profile the slave EA enforces locally (delivered with heartbeat replies and orders). */
+export const eaProfileSchema = z.object({
+  retryMax: z.number().int().min(0).max(100),
+  retryBackoffMs: z.number().int().min(0).max(600000),
+  slipToMarket: z.boolean(),
+  symbolWhitelist: z.array(z.string()),
+  symbolBlacklist: z.array(z.string()),
+  tradingHours: z.string(),
+  equityMin: decimalStringSchema,
+  overrideLocal: z.boolean(),
+});
+export type EaProfile = z.infer<typeof eaProfileSchema>;
+
+export const slaveConfigSchema = z.object({
+  riskEnabled: z.boolean(),
+  maxSpreadPts: z.number().int().nullable(),
+  maxDeviationPts: z.number().int().nullable(),
+  maxLotSize: decimalStringSchema.nullable(),
+  maxPositions: z.number().int().nullable(),
+  maxDrawdownPct: decimalStringSchema.nullable(),
+  profile: eaProfileSchema.nullable(),
+});
+export type SlaveConfig = z.infer<typeof slaveConfigSchema>;
+
+export const slaveHeartbeatResponseSchema = heartbeatResponseSchema.extend({
+  status: z.string(),
+  pendingOrders: z.number().int(),
+  config: slaveConfigSchema,
+});
+export type SlaveHeartbeatResponse = z.infer<typeof slaveHeartbeatResponseSchema>;
+
+/** POST /v1/slave/orders/poll — long-poll for orders. */
+export const slavePollSchema = z.object({
+  ...slaveSelector,
+  /** ms to wait when nothing is pending, 0–25000 (0 answers at once). */
+  waitMs: z.number().int().min(0).max(25000).default(0),
+  /** Maximum orders returned. */
+  limit: z.number().int().min(1).max(500).default(100),
+  /**
+   * true on (re)connect: also returns orders already delivered but not yet reported.
+   * Otherwise such orders come back only after their 10 s delivery lease expires.
+   */
+  redeliver: z.boolean().default(false),
+  /** Free value making otherwise identical requests within one second distinct (replay protection). */
+  nonce: z.string().max(64).optional(),
+});
+export type SlavePollInput = z.input<typeof slavePollSchema>;
+
+/** One order for a slave EA. Prices as quoted, volume in lots, distances in points. */
+export const slaveOrderSchema = z.object({
+  orderId: z.string(),
+  action: orderActionSchema,
+  signalId: z.string().nullable(),
+  masterTicket: z.string().nullable(),
+  /** Slave ticket to act on (MODIFY, CLOSE, PENDING_MODIFY, PENDING_CANCEL). */
+  slaveTicket: z.string().nullable(),
+  symbol: z.string().nullable(),
+  side: sideSchema.nullable(),
+  orderType: orderTypeSchema.nullable(),
+  volume: decimalStringSchema.nullable(),
+  price: decimalStringSchema.nullable(),
+  stopLimitPrice: decimalStringSchema.nullable(),
+  sl: decimalStringSchema.nullable(),
+  tp: decimalStringSchema.nullable(),
+  comment: z.string().nullable(),
+  magic: z.string().nullable(),
+  maxSpreadPts: z.number().int().nullable(),
+  maxDeviationPts: z.number().int().nullable(),
+  /** When the bridge created the order, unix ms. */
+  createdAtMs: z.number().int(),
+  /** How many times this order has been handed out (1 on first delivery). */
+  deliveryCount: z.number().int(),
+});
+export type SlaveOrder = z.infer<typeof slaveOrderSchema>;
+
+export const slavePollResponseSchema = z.object({
+  orders: z.array(slaveOrderSchema),
+  config: slaveConfigSchema,
+});
+export type SlavePollResponse = z.infer<typeof slavePollResponseSchema>;
+
+/** Report statuses an EA may send. */
+export const reportStatusSchema = z.enum(["filled", "placed", "modified", "closed", "cancelled", "rejected", "error"]);
+export type ReportStatus = z.infer<typeof reportStatusSchema>;
+
+/** POST /v1/slave/execution/report. */
+export const executionReportSchema = z.object({
+  ...slaveSelector,
+  orderId: z.uuid(),
+  status: reportStatusSchema,
+  slaveTicket: ticketSchema.optional().nullable(),
+  /** MT4 gives a partially closed position a new ticket: the ticket of the remaining volume. */
+  remainingTicket: ticketSchema.optional().nullable(),
+  fillPrice: positiveDecimal.optional().nullable(),
+  /** Volume filled/closed, lots. */
+  volume: positiveDecimal.optional().nullable(),
+  /** Fill time, unix seconds (fractions allowed for ms precision). */
+  fillTime: z.number().positive().optional().nullable(),
+  /** Symbol point size (e.g. 0.00001 for EURUSD 5-digit), needed for slippage in points. */
+  point: positiveDecimal.optional().nullable(),
+  /** Realised profit of a close, account currency. */
+  profit: decimalInputSchema.optional().nullable(),
+  errorCode: z.number().int().optional().nullable(),
+  errorMessage: z.string().max(500).optional().nullable(),
+  ts: epochSecondsSchema.optional(),
+  /** Free value making otherwise identical requests within one second distinct (replay protection). */
+  nonce: z.string().max(64).optional(),
+});
+export type ExecutionReportInput = z.input<typeof executionReportSchema>;
+
+export const executionReportResponseSchema = z.object({
+  ok: z.literal(true),
+  /** true when this report repeated one already applied (nothing changed). */
+  duplicate: z.boolean(),
+  executionId: z.string(),
+  status: z.string(),
+});
+export type ExecutionReportResponse = z.infer<typeof executionReportResponseSchema>;
+
+/** Machine-readable codes of signed-request failures (401), scope (403) and replay (409). */
+export const bridgeErrorCodeSchema = z.enum([
+  "missing_headers",
+  "unknown_key",
+  "key_disabled",
+  "timestamp_out_of_window",
+  "bad_signature",
+  "forbidden_scope",
+  "replayed",
+]);
+export type BridgeErrorCode = z.infer<typeof bridgeErrorCodeSchema>;

@@ -1,0 +1,144 @@
+/**
+ * Signals (master positions/orders as the dashboard sees them) and executions (slave orders)
+ * — spec §3 Signal and Execution, §7 GET /api/signals?status=active and GET /api/executions.
+ *
+ * A signal is one master ticket's life: created by an OPEN or PENDING_OPEN event, changed by
+ * MODIFY / partial CLOSE, ended (`closed` / `cancelled`) once the master's close or cancel has
+ * been applied on every slave. An execution is one order for one slave produced by one event.
+ */
+import { z } from "zod";
+import { decimalStringSchema } from "./common.ts";
+
+export const sideSchema = z.enum(["BUY", "SELL"]);
+export type Side = z.infer<typeof sideSchema>;
+export const orderTypeSchema = z.enum(["MARKET", "LIMIT", "STOP", "STOP_LIMIT"]);
+export type OrderType = z.infer<typeof orderTypeSchema>;
+export const signalStatusSchema = z.enum(["active", "closed", "cancelled"]);
+export type SignalStatus = z.infer<typeof signalStatusSchema>;
+
+/** Master event types; each bridge endpoint accepts exactly one. */
+export const signalEventTypeSchema = z.enum([
+  "OPEN",
+  "MODIFY",
+  "CLOSE",
+  "PENDING_OPEN",
+  "PENDING_MODIFY",
+  "PENDING_CANCEL",
+]);
+export type SignalEventType = z.infer<typeof signalEventTypeSchema>;
+
+/** What a slave order asks the EA to do (event type, or CLOSE_ALL from panic stop / Close All Positions). */
+export const orderActionSchema = z.enum([...signalEventTypeSchema.options, "CLOSE_ALL"]);
+export type OrderAction = z.infer<typeof orderActionSchema>;
+
+/**
+ * Execution status. `pending` until the slave reports; success states: filled (market open),
+ * placed (pending order accepted), modified, closed, cancelled. Failure states: rejected (blocked
+ * by a copy rule or refused by the broker) and error.
+ */
+export const executionStatusSchema = z.enum([
+  "pending",
+  "filled",
+  "placed",
+  "modified",
+  "closed",
+  "cancelled",
+  "rejected",
+  "error",
+]);
+export type ExecutionStatus = z.infer<typeof executionStatusSchema>;
+export const SUCCESS_EXECUTION_STATUSES: readonly ExecutionStatus[] = [
+  "filled",
+  "placed",
+  "modified",
+  "closed",
+  "cancelled",
+];
+
+export const signalSchema = z.object({
+  id: z.string(),
+  masterAccountId: z.string().nullable(),
+  /** Master ticket (decimal digits; MT5 tickets are 64-bit so they travel as strings). */
+  masterTicket: z.string(),
+  symbol: z.string(),
+  side: sideSchema,
+  orderType: orderTypeSchema,
+  /** Open volume in lots (decreases with partial closes). */
+  volume: decimalStringSchema,
+  /** Volume the master opened, in lots. */
+  openVolume: decimalStringSchema,
+  /** Master open price (market) or order price (pending), as quoted. */
+  price: decimalStringSchema,
+  sl: decimalStringSchema.nullable(),
+  tp: decimalStringSchema.nullable(),
+  comment: z.string().nullable(),
+  magic: z.string().nullable(),
+  status: signalStatusSchema,
+  /** Master event time of the opening event (ISO). */
+  openedAt: z.string(),
+  createdAt: z.string(),
+  closedAt: z.string().nullable(),
+});
+export type Signal = z.infer<typeof signalSchema>;
+export const signalListSchema = z.array(signalSchema);
+
+export const listSignalsQuerySchema = z.object({
+  status: signalStatusSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(5000).default(1000),
+});
+
+export const executionSchema = z.object({
+  id: z.string(),
+  signalId: z.string().nullable(),
+  eventId: z.string().nullable(),
+  slaveAccountId: z.string(),
+  action: orderActionSchema,
+  status: executionStatusSchema,
+  /** Slave symbol after mapping. */
+  symbol: z.string().nullable(),
+  side: sideSchema.nullable(),
+  orderType: orderTypeSchema.nullable(),
+  /** Slave volume in lots after multiplier, rounding and clamping. */
+  volume: decimalStringSchema.nullable(),
+  /** Volume before the maxLotSize clamp (equals volume when not clamped). */
+  requestedVolume: decimalStringSchema.nullable(),
+  /** Master price the order copies. */
+  price: decimalStringSchema.nullable(),
+  sl: decimalStringSchema.nullable(),
+  tp: decimalStringSchema.nullable(),
+  slaveTicket: z.string().nullable(),
+  fillPrice: decimalStringSchema.nullable(),
+  fillTime: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  /** ms from the master event reaching the bridge to the slave's report. */
+  latencyMs: z.number().nullable(),
+  /** Points, positive = better for the trader than the master price. */
+  slippagePts: decimalStringSchema.nullable(),
+  /** Realised profit in account currency reported with a close. */
+  profit: decimalStringSchema.nullable(),
+  createdAt: z.string(),
+  reportedAt: z.string().nullable(),
+});
+export type Execution = z.infer<typeof executionSchema>;
+export const executionListSchema = z.array(executionSchema);
+
+/** GET /api/executions/summary?accountId= — the Live Trades slave tab figures (spec §2), all time. */
+export const executionSummaryQuerySchema = z.object({ accountId: z.uuid() });
+export const executionSummarySchema = z.object({
+  /** Opening orders (OPEN, PENDING_OPEN) copied to the account. */
+  total: z.number().int(),
+  /** Of those, filled or placed. */
+  successful: z.number().int(),
+  /** successful / total, whole percent (0 when none). */
+  successRate: z.number().int(),
+});
+export type ExecutionSummary = z.infer<typeof executionSummarySchema>;
+
+export const listExecutionsQuerySchema = z.object({
+  signalId: z.uuid().optional(),
+  /** Only executions of signals in this status (Live Trades asks for `active`). */
+  signalStatus: signalStatusSchema.optional(),
+  accountId: z.uuid().optional(),
+  status: executionStatusSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(10000).default(2000),
+});
