@@ -1,0 +1,128 @@
+/**
+ * Environment → one typed, validated config (fail fast with a readable message).
+ * Every variable is documented in README.md § Configuration.
+ */
+import { resolve } from "node:path";
+import { z } from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  /** postgres://… — when set, PostgreSQL replaces the embedded PGlite database. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must start with postgres:// or postgresql://")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** 64 hex chars (32 bytes) encrypting API key secrets; generated into DATA_DIR when absent. */
+  SECRET_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, "SECRET_KEY must be 64 hex characters (32 bytes)")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Serve the built dashboard from this folder (default web/dist). */
+  WEB_DIST: z.string().optional(),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(12 * 60),
+  SESSION_MAX_DAYS: z.coerce.number().int().min(1).default(14),
+  /** Set the Secure flag on the session cookie (on automatically behind HTTPS). */
+  COOKIE_SECURE: bool,
+  /** Trust X-Forwarded-* from a reverse proxy (client address for throttling, https detection). */
+  TRUST_PROXY: bool,
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
+  LOGIN_BLOCK_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Bridge signature tolerance, seconds (spec §9: ±60). */
+  BRIDGE_TS_TOLERANCE_S: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Body limit for JSON requests, bytes. */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
+  /** SMTP server for email alerts, e.g. smtp://user:pass@host:587. */
+  SMTP_URL: z.string().optional(),
+  ALERT_FROM: z.string().default("CopyBridge Alerts <alerts@copybridge.local>"),
+  /** Telegram Bot API base (tests point it at a local server). */
+  TELEGRAM_API_URL: z.string().url().default("https://api.telegram.org"),
+  /** Disable background jobs (alert evaluation, retention); tests of a single request path use it. */
+  JOBS_DISABLED: bool,
+  /** First retry delay of a failed alert delivery, ms (doubles each attempt). */
+  ALERT_RETRY_BASE_MS: z.coerce.number().int().min(1).default(2000),
+  /** Delivery attempts before an alert notification is recorded as failed. */
+  ALERT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  /** How often the alert monitor checks disconnects and missed trades, ms. */
+  ALERT_MONITOR_INTERVAL_MS: z.coerce.number().int().min(50).default(5000),
+  /** How often queued alert notifications are looked for (new ones are sent at once anyway), ms. */
+  ALERT_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+});
+
+export type Config = {
+  env: "development" | "production" | "test";
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  secretKeyHex: string | undefined;
+  logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+  webDist: string;
+  sessionIdleMs: number;
+  sessionMaxMs: number;
+  cookieSecure: boolean;
+  trustProxy: boolean;
+  login: { maxFailuresPerAccount: number; maxFailuresPerIp: number; blockSeconds: number };
+  bridgeTsToleranceS: number;
+  bodyLimitBytes: number;
+  smtpUrl: string | undefined;
+  alertFrom: string;
+  telegramApiUrl: string;
+  jobsDisabled: boolean;
+  alerts: { retryBaseMs: number; maxAttempts: number; monitorIntervalMs: number; dispatchIntervalMs: number };
+};
+
+/** Parses `env` (default process.env). Throws an Error listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    secretKeyHex: e.SECRET_KEY,
+    logLevel: e.LOG_LEVEL,
+    webDist: resolve(e.WEB_DIST ?? new URL("../web/dist", import.meta.url).pathname),
+    sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
+    sessionMaxMs: e.SESSION_MAX_DAYS * 86_400_000,
+    cookieSecure: e.COOKIE_SECURE,
+    trustProxy: e.TRUST_PROXY,
+    login: {
+      maxFailuresPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      maxFailuresPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
+      blockSeconds: e.LOGIN_BLOCK_SECONDS,
+    },
+    bridgeTsToleranceS: e.BRIDGE_TS_TOLERANCE_S,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    smtpUrl: e.SMTP_URL || undefined,
+    alertFrom: e.ALERT_FROM,
+    telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/$/, ""),
+    jobsDisabled: e.JOBS_DISABLED,
+    alerts: {
+      retryBaseMs: e.ALERT_RETRY_BASE_MS,
+      maxAttempts: e.ALERT_MAX_ATTEMPTS,
+      monitorIntervalMs: e.ALERT_MONITOR_INTERVAL_MS,
+      dispatchIntervalMs: e.ALERT_DISPATCH_INTERVAL_MS,
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * Database connection: embedded PGlite under `<DATA_DIR>/db` by default, PostgreSQL (node-postgres
+ * pool) when a URL is given. Both are driven through the same Drizzle `Db` type and the same
+ * migrations, so every query is written once.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import pg from "pg";
+import * as schema from "./schema.ts";
+
+export type Schema = typeof schema;
+/** A Drizzle database or transaction over either driver. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DatabaseKind = "pglite" | "postgres";
+
+export interface Database {
+  /** Durable: every commit waits for the WAL flush. The default for everything. */
+  db: Db;
+  /**
+   * Relaxed: same database, sessions with `synchronous_commit = off` (see relaxed-commit.ts for
+   * which writes may use it). On PGlite it is the same handle as `db`.
+   */
+  relaxedDb: Db;
+  kind: DatabaseKind;
+  /** The underlying driver, for the few places that need a dedicated connection. */
+  driver: { kind: "postgres"; pool: pg.Pool } | { kind: "pglite"; client: PGlite };
+  /** Closes the pool or the embedded database (flushes PGlite to disk). */
+  close(): Promise<void>;
+}
+
+// numeric stays a string (exact); bigint ids (int8, oid 20) too. timestamptz → Date via drizzle.
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
+
+export interface DatabaseOptions {
+  /** postgres:// URL; when absent PGlite is used. */
+  url?: string | undefined;
+  /** Folder for PGlite data (ignored for PostgreSQL); `memory://` keeps it in memory. */
+  dataDir: string;
+  poolSize?: number;
+}
+
+/** Opens the database. Does not migrate (see migrate.ts). */
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if (opts.url) {
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    // Fail fast with a clear message when PostgreSQL is unreachable.
+    const client = await pool.connect();
+    client.release();
+    pool.on("error", (err) => console.error("postgres pool error:", err.message));
+    const relaxedPool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, options: "-c synchronous_commit=off" });
+    relaxedPool.on("error", (err) => console.error("postgres pool error:", err.message));
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const relaxedDb = drizzlePg(relaxedPool, { schema }) as unknown as Db;
+    return {
+      db,
+      relaxedDb,
+      kind: "postgres",
+      driver: { kind: "postgres", pool },
+      close: async () => {
+        await Promise.all([pool.end(), relaxedPool.end()]);
+      },
+    };
+  }
+  let dir = opts.dataDir;
+  if (!dir.startsWith("memory://")) {
+    dir = join(opts.dataDir, "db");
+    mkdirSync(dir, { recursive: true });
+  }
+  const client = await PGlite.create(dir);
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return { db, relaxedDb: db, kind: "pglite", driver: { kind: "pglite", client }, close: () => client.close() };
+}

@@ -1,0 +1,15 @@
+/**
+ * Which writes may use `relaxedDb` (Database.relaxedDb, sessions with synchronous_commit = off).
+ *
+ * On PostgreSQL a durable commit waits for fsync (≈3 ms on the reference machine). On the hot
+ * bridge path only the master signal's outbox transaction must be durable. These writes are
+ * recovered by the protocol itself if a *database* crash loses their last milliseconds, so they
+ * commit without waiting for the flush (and, being one statement, in one round trip):
+ * - poll claims and hand-out marks (an unreported order is redelivered anyway),
+ * - execution reports and heartbeats (an unreported order is redelivered and the EA re-reports),
+ * - replay-cache records and `lastUsedAt` (a lost replay record only matters within its 60 s),
+ * - the idempotency `in_flight` marker (it guards concurrency; the `done` record is durable).
+ * A crash of the server process alone loses none of them: PostgreSQL still has the commit.
+ * Dashboard changes and signals always use the durable `db`.
+ */
+export {};

@@ -1,0 +1,123 @@
+/**
+ * The Fastify application: JSON parsing that keeps the raw body (bridge signatures), zod
+ * validation, one error mapping, /api (session or DASHBOARD key), /ws, the /v1 bridge, and the
+ * dashboard's static files. Built by main.ts and by tests.
+ */
+import fastifyCompress from "@fastify/compress";
+import fastifyCookie from "@fastify/cookie";
+import fastifyWebsocket from "@fastify/websocket";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { validatorCompiler } from "fastify-type-provider-zod";
+import { registerAccountRoutes } from "../features/accounts/routes.ts";
+import { registerAlertRoutes } from "../features/alerts/routes.ts";
+import { registerAnalyticsRoutes } from "../features/analytics/routes.ts";
+import { registerAuditRoutes } from "../features/audit/routes.ts";
+import { authenticate } from "../features/auth/guard.ts";
+import { registerAuthRoutes, registerPublicAuthRoutes } from "../features/auth/routes.ts";
+import { registerEmergencyRoutes } from "../features/emergency/routes.ts";
+import { registerApiKeyRoutes } from "../features/api-keys/routes.ts";
+import { dashboardKeyVerifier, installBridgeAuth } from "../features/bridge/auth.ts";
+import { registerMasterRoutes } from "../features/bridge/master-routes.ts";
+import { registerSlaveRoutes } from "../features/bridge/slave-routes.ts";
+import { registerSlaveStream } from "../features/bridge/slave-stream.ts";
+import { registerRiskRoutes } from "../features/risk/routes.ts";
+import { registerSignalRoutes } from "../features/signals/routes.ts";
+import { registerSymbolMapRoutes } from "../features/symbol-maps/routes.ts";
+import { registerRealtimeRoutes } from "../realtime/routes.ts";
+import type { AppContext } from "./context.ts";
+import { installErrorHandler } from "./error-handler.ts";
+import { registerStatic } from "./static.ts";
+
+/** Strips `token=` values from logged URLs (the /ws query token is a credential). */
+function redactUrl(url: string): string {
+  return url.replace(/([?&]token=)[^&]*/gi, "$1[redacted]");
+}
+
+export interface BuildOptions {
+  /** Fastify logger option; default: pino at config.logLevel with URL redaction. */
+  logger?: FastifyServerOptions["logger"];
+  /** Called for every route registered (tests use it to enumerate routes). */
+  onRoute?: (method: string, url: string) => void;
+}
+
+export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const logger = opts.logger ?? true;
+  const app = Fastify({
+    logger:
+      logger === true
+        ? {
+            level: ctx.config.logLevel,
+            serializers: {
+              req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
+            },
+          }
+        : logger,
+    bodyLimit: ctx.config.bodyLimitBytes,
+    trustProxy: ctx.config.trustProxy,
+    return503OnClosing: true,
+  });
+  if (opts.onRoute) {
+    const onRoute = opts.onRoute;
+    app.addHook("onRoute", (r) => {
+      for (const m of [r.method].flat()) onRoute(m, r.url);
+    });
+  }
+  app.setValidatorCompiler(validatorCompiler);
+  app.decorateRequest("auth", null);
+  app.decorateRequest("rawBody", null);
+
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (request, body, done) => {
+    const raw = body as Buffer;
+    request.rawBody = raw;
+    void parseJson(request, raw.toString("utf8"), done);
+  });
+
+  // JSON only: a text/plain body is refused with 415 instead of reaching validation as a string.
+  app.removeContentTypeParser("text/plain");
+  installErrorHandler(app);
+  await app.register(fastifyCookie);
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+
+  registerRealtimeRoutes(app, ctx);
+
+  await app.register(
+    async (api) => {
+      // Dashboard answers can be large (thousands of executions); the /v1 hot path stays uncompressed.
+      await api.register(fastifyCompress, { threshold: 2048, encodings: ["br", "gzip"] });
+      registerPublicAuthRoutes(api, ctx);
+      const verifyApiKey = dashboardKeyVerifier(ctx);
+      await api.register(async (authed) => {
+        authed.addHook("onRequest", async (request) => {
+          request.auth = await authenticate(ctx, request, { verifyApiKey });
+        });
+        registerAuthRoutes(authed, ctx);
+        registerAccountRoutes(authed, ctx);
+        registerEmergencyRoutes(authed, ctx);
+        registerAuditRoutes(authed, ctx);
+        registerApiKeyRoutes(authed, ctx);
+        registerSymbolMapRoutes(authed, ctx);
+        registerRiskRoutes(authed, ctx);
+        registerSignalRoutes(authed, ctx);
+        registerAnalyticsRoutes(authed, ctx);
+        registerAlertRoutes(authed, ctx);
+      });
+    },
+    { prefix: "/api" },
+  );
+
+  // The signed terminal protocol (docs/bridge-protocol.md).
+  await app.register(
+    async (v1) => {
+      installBridgeAuth(v1, ctx);
+      registerMasterRoutes(v1, ctx);
+      registerSlaveRoutes(v1, ctx);
+      registerSlaveStream(v1, ctx);
+    },
+    { prefix: "/v1" },
+  );
+  app.addHook("onClose", async () => ctx.delivery.releaseAll());
+
+  await registerStatic(app, ctx.config.webDist);
+  return app;
+}

@@ -1,0 +1,44 @@
+/**
+ * Maps every error to one JSON shape `{error, code?, issues?}`. Client mistakes get their 4xx;
+ * anything unexpected is logged with its stack and answered with a bare 500 (no detail leaks).
+ */
+import type { FastifyError, FastifyInstance } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { AppError, type ErrorIssue } from "./errors.ts";
+
+function issuePath(instancePath: string, context: string | undefined): string {
+  const p = instancePath.replace(/^\//, "").replace(/\//g, ".");
+  if (context === "querystring" || context === "params") return p ? `${context}.${p}` : context;
+  return p || "body";
+}
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.extra.headers) void reply.headers(error.extra.headers);
+      return reply.status(error.status).send(error.toBody());
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issues: ErrorIssue[] = error.validation.map((v) => ({
+        path: issuePath(v.instancePath, error.validationContext),
+        message: v.message ?? "Invalid value",
+      }));
+      const first = issues[0];
+      const message = issues.length === 1 && first ? `${first.path}: ${first.message}` : `Invalid request (${issues.length} problems)`;
+      return reply.status(400).send({ error: message, code: "validation_failed", issues });
+    }
+    const status = error.statusCode ?? 500;
+    if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      return reply.status(413).send({ error: "Request body is too large", code: "payload_too_large" });
+    }
+    if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+      return reply.status(415).send({ error: "Content-Type must be application/json", code: "unsupported_media_type" });
+    }
+    if (status >= 400 && status < 500) {
+      const message = error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || error instanceof SyntaxError ? "Request body is not valid JSON" : error.message;
+      return reply.status(status).send({ error: message, code: status === 400 ? "bad_request" : "client_error" });
+    }
+    request.log.error({ err: error }, "unhandled error");
+    return reply.status(500).send({ error: "Internal server error", code: "internal" });
+  });
+}
