@@ -1,0 +1,27 @@
+/** accounts row → §3 Account. balance/equity stay numeric strings. */
+import type { Account } from "#contract";
+import type { accounts } from "../../db/schema.ts";
+
+export type AccountRow = typeof accounts.$inferSelect;
+
+export function toAccount(row: AccountRow): Account {
+  return {
+    id: row.id,
+    accountNumber: row.accountNumber,
+    alias: row.alias,
+    broker: row.broker,
+    platform: row.platform as Account["platform"],
+    role: row.role as Account["role"],
+    status: row.status,
+    balance: row.balance,
+    equity: row.equity,
+    currency: row.currency,
+    lastHeartbeat: row.lastHeartbeat?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    settings: row.settings ?? null,
+    isActive: row.status === "active",
+    server: row.server,
+    login: row.login,
+  };
+}

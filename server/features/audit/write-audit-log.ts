@@ -1,0 +1,42 @@
+/**
+ * Writes one audit log entry (spec §3 Audit log). Called inside the transaction of the change it
+ * records, so an entry exists exactly when the change does.
+ */
+import type { AuditCategory, AuditLevel } from "#contract";
+import type { Db } from "../../db/client.ts";
+import { auditLogs } from "../../db/schema.ts";
+
+export interface AuditEntry {
+  tenantId: string;
+  level?: AuditLevel;
+  category: AuditCategory;
+  /** Subsystem that wrote it: auth, accounts, bridge, copy-engine, risk, alerts, emergency… */
+  source: string;
+  message: string;
+  accountId?: string | null;
+  signalId?: string | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+export async function writeAuditLog(db: Db, entry: AuditEntry): Promise<void> {
+  await db.insert(auditLogs).values(toRow(entry));
+}
+
+/** Several entries in one statement (used on the signal path to save round trips). */
+export async function writeAuditLogs(db: Db, entries: AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await db.insert(auditLogs).values(entries.map(toRow));
+}
+
+function toRow(e: AuditEntry) {
+  return {
+    tenantId: e.tenantId,
+    level: e.level ?? "info",
+    category: e.category,
+    source: e.source,
+    message: e.message,
+    accountId: e.accountId ?? null,
+    signalId: e.signalId ?? null,
+    metadata: e.metadata ?? null,
+  };
+}

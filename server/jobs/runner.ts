@@ -1,0 +1,67 @@
+/**
+ * Periodic background jobs with database-backed leases (job_leases): a job runs in one instance
+ * at a time — whichever holds its lease — so several servers on one PostgreSQL do not duplicate
+ * work. A job never overlaps itself; a failure is logged and the job runs again next period.
+ */
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { jobLeases } from "../db/schema.ts";
+
+export interface Job {
+  name: string;
+  intervalMs: number;
+  run(): Promise<void>;
+}
+
+export class JobRunner {
+  private readonly owner = randomUUID();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: (msg: string, err?: unknown) => void = (msg, err) => console.error(msg, err),
+  ) {}
+
+  /** Takes or renews the lease of `name` for `ms`; true when this instance holds it. */
+  async acquire(name: string, ms: number): Promise<boolean> {
+    const until = new Date(Date.now() + ms);
+    const rows = await this.db
+      .insert(jobLeases)
+      .values({ name, owner: this.owner, leaseUntil: until })
+      .onConflictDoUpdate({
+        target: jobLeases.name,
+        set: { owner: this.owner, leaseUntil: until, lastRunAt: sql`now()`, runCount: sql`${jobLeases.runCount} + 1` },
+        setWhere: sql`${jobLeases.leaseUntil} < now() or ${jobLeases.owner} = ${this.owner}`,
+      })
+      .returning({ name: jobLeases.name });
+    return rows.length > 0;
+  }
+
+  start(job: Job): void {
+    let running = false;
+    const tick = () => {
+      if (running || this.stopped) return;
+      running = true;
+      const p = this.acquire(job.name, Math.max(job.intervalMs * 3, 15_000))
+        .then((mine) => (mine ? job.run() : undefined))
+        .catch((err: unknown) => this.log(`job ${job.name} failed:`, err))
+        .finally(() => {
+          running = false;
+          this.inFlight.delete(p);
+        });
+      this.inFlight.add(p);
+    };
+    this.timers.push(setInterval(tick, job.intervalMs));
+    tick();
+  }
+
+  /** Stops scheduling and waits for running jobs to finish. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    await Promise.allSettled([...this.inFlight]);
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Background work of a server instance: the alert engine (observers on domain events, the
+ * monitor for disconnects and missed trades, the notification dispatcher) and hourly retention.
+ * Returns a stop function. With JOBS_DISABLED only the observers run (they are not periodic).
+ */
+import type { AppContext } from "../http/context.ts";
+import { AlertChannelSender } from "../features/alerts/channels.ts";
+import { AlertDispatcher } from "../features/alerts/dispatcher.ts";
+import { AlertObservers } from "../features/alerts/observers.ts";
+import { runRetention } from "./retention.ts";
+import { JobRunner } from "./runner.ts";
+
+export function startBackgroundWork(ctx: AppContext, log: (msg: string, err?: unknown) => void): () => Promise<void> {
+  const sender = new AlertChannelSender(ctx.config);
+  const dispatcher = new AlertDispatcher(ctx.db, sender, ctx.config.alerts);
+  const observers = new AlertObservers(ctx, dispatcher);
+  observers.install();
+  if (ctx.config.jobsDisabled) {
+    return async () => {
+      await dispatcher.idle();
+      sender.close();
+    };
+  }
+  const runner = new JobRunner(ctx.relaxedDb, log);
+  runner.start({ name: "alert-monitor", intervalMs: ctx.config.alerts.monitorIntervalMs, run: () => observers.monitor() });
+  runner.start({
+    name: "alert-dispatch",
+    intervalMs: ctx.config.alerts.dispatchIntervalMs,
+    run: async () => {
+      dispatcher.wake();
+      await dispatcher.idle();
+    },
+  });
+  runner.start({ name: "retention", intervalMs: 3_600_000, run: async () => void (await runRetention(ctx.db)) });
+  return async () => {
+    await runner.stop();
+    await dispatcher.idle();
+    sender.close();
+  };
+}

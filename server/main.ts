@@ -1,0 +1,56 @@
+/**
+ * Composition root: config → database (PGlite under DATA_DIR, or PostgreSQL) → migrations →
+ * HTTP/WS server on one port → background jobs. SIGINT/SIGTERM close everything in order so
+ * PGlite flushes to disk.
+ */
+import { loadConfig } from "./config.ts";
+import { openDatabase } from "./db/client.ts";
+import { runMigrations } from "./db/migrate.ts";
+import { buildApp } from "./http/app.ts";
+import { startBackgroundWork } from "./jobs/start-jobs.ts";
+import type { AppContext } from "./http/context.ts";
+import { RealtimeHub } from "./realtime/hub.ts";
+import { SecretBox } from "./features/api-keys/secret-box.ts";
+import { OrderDelivery } from "./features/copy-engine/delivery.ts";
+import { DomainEvents } from "./events/domain-events.ts";
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+  await runMigrations(database);
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    relaxedDb: database.relaxedDb,
+    dbKind: database.kind,
+    hub: new RealtimeHub(),
+    secrets: SecretBox.load(config.secretKeyHex, config.dataDir),
+    delivery: new OrderDelivery(),
+    events: new DomainEvents((err, name) => console.error(`domain event ${name} listener failed:`, err)),
+  };
+  const app = await buildApp(ctx);
+  const stopJobs = startBackgroundWork(ctx, (msg, err) => app.log.error({ err }, msg));
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, "shutting down");
+    await app.close().catch((err: unknown) => app.log.error({ err }, "close failed"));
+    await stopJobs().catch((err: unknown) => app.log.error({ err }, "stopping jobs failed"));
+    await database.close().catch((err: unknown) => app.log.error({ err }, "database close failed"));
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  const where = database.kind === "pglite" ? `embedded PGlite in ${config.dataDir}` : "PostgreSQL";
+  // Printed whatever LOG_LEVEL is: people and tools (PORT=0) read the address from it.
+  console.info(`CopyBridge listening on ${address} (database: ${where})`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,45 @@
+/**
+ * In-process test context: a migrated database of the requested kind (PGlite in memory, or a fresh
+ * PostgreSQL database from TEST_DATABASE_URL), a config and a hub — for service-level tests that
+ * need real SQL but no HTTP.
+ */
+import { loadConfig } from "../config.ts";
+import { openDatabase, type Database } from "../db/client.ts";
+import { runMigrations } from "../db/migrate.ts";
+import type { AppContext } from "../http/context.ts";
+import { RealtimeHub } from "../realtime/hub.ts";
+import { SecretBox } from "../features/api-keys/secret-box.ts";
+import { OrderDelivery } from "../features/copy-engine/delivery.ts";
+import { DomainEvents } from "../events/domain-events.ts";
+import { createTestDatabase, type DbKind, type TestDatabase } from "../../e2e/support/databases.ts";
+
+export interface TestContext {
+  ctx: AppContext;
+  database: Database;
+  close(): Promise<void>;
+}
+
+export async function createTestContext(kind: DbKind = "pglite", env: Record<string, string> = {}): Promise<TestContext> {
+  const testDb: TestDatabase | null = kind === "postgres" ? await createTestDatabase("postgres") : null;
+  const database = await openDatabase(testDb ? testDb.options : { dataDir: "memory://" });
+  await runMigrations(database);
+  const config = loadConfig({ NODE_ENV: "test", JOBS_DISABLED: "true", ...env, ...(testDb ? testDb.env : {}) });
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    relaxedDb: database.relaxedDb,
+    dbKind: database.kind,
+    hub: new RealtimeHub(),
+    secrets: SecretBox.fromHex("ab".repeat(32)),
+    delivery: new OrderDelivery(),
+    events: new DomainEvents(),
+  };
+  return {
+    ctx,
+    database,
+    close: async () => {
+      await database.close();
+      await testDb?.drop();
+    },
+  };
+}
