@@ -1,0 +1,97 @@
+/**
+ * Authentication of /v1 bridge routes and of DASHBOARD-signed /api GETs. Each bridge route
+ * declares `config.bridge = { scope, replay }`: the signature and scope are checked before body
+ * validation (preValidation, nothing written); the replay record and `lastUsedAt` are written only
+ * once the request is also valid (preHandler).
+ */
+import { eq } from "drizzle-orm";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ApiKeyScope } from "#contract";
+import { apiKeys } from "../../db/schema.ts";
+import type { AppContext, RequestAuth } from "../../http/context.ts";
+import { AppError } from "../../http/errors.ts";
+import { rejectReplay } from "./replay-cache.ts";
+import { verifySignedRequest, type VerifiedRequest } from "./signed-request.ts";
+
+export interface BridgeRouteConfig {
+  scope: ApiKeyScope;
+  /** signal endpoints answer replays through idempotency; the others through the replay cache. */
+  replay: "idempotency" | "cache";
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    bridge?: BridgeRouteConfig;
+  }
+  interface FastifyRequest {
+    verifiedKey: VerifiedRequest | null;
+  }
+}
+
+export type ApiKeyAuth = Extract<RequestAuth, { via: "api_key" }>;
+
+const LAST_USED_EVERY_MS = 60_000;
+
+/** Throttled `lastUsedAt` writes (at most one per key per minute per instance). */
+class LastUsedTracker {
+  private readonly written = new Map<string, number>();
+  touch(ctx: AppContext, key: VerifiedRequest["key"], log: FastifyRequest["log"]): void {
+    const now = Date.now();
+    const last = this.written.get(key.id) ?? key.lastUsedAt?.getTime() ?? 0;
+    if (now - last < LAST_USED_EVERY_MS) return;
+    this.written.set(key.id, now);
+    ctx.relaxedDb
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date(now) })
+      .where(eq(apiKeys.id, key.id))
+      .catch((err: unknown) => log.warn({ err }, "lastUsedAt update failed"));
+  }
+}
+
+function toAuth(v: VerifiedRequest): ApiKeyAuth {
+  return { via: "api_key", tenantId: v.key.tenantId, apiKeyId: v.key.id, scope: v.key.scope as ApiKeyScope, accountId: v.key.accountId };
+}
+
+/** Installs the bridge hooks on a scope whose routes declare `config.bridge`. */
+export function installBridgeAuth(app: FastifyInstance, ctx: AppContext): void {
+  const lastUsed = new LastUsedTracker();
+  app.decorateRequest("verifiedKey", null);
+  app.addHook("preValidation", async (request) => {
+    const cfg = request.routeOptions.config.bridge;
+    if (!cfg) return;
+    const verified = await verifySignedRequest(ctx.db, ctx.secrets, request, ctx.config.bridgeTsToleranceS);
+    if (verified.key.scope !== cfg.scope) {
+      throw new AppError("forbidden_scope", `A ${verified.key.scope} key cannot call ${cfg.scope} endpoints`);
+    }
+    request.verifiedKey = verified;
+    request.auth = toAuth(verified);
+  });
+  app.addHook("preHandler", async (request) => {
+    const cfg = request.routeOptions.config.bridge;
+    const verified = request.verifiedKey;
+    if (!cfg || !verified) return;
+    if (cfg.replay === "cache") await rejectReplay(ctx.relaxedDb, verified.key.id, verified.signature, verified.ts, ctx.config.bridgeTsToleranceS);
+    lastUsed.touch(ctx, verified.key, request.log);
+  });
+}
+
+/** For the /api guard: a signed GET with a DASHBOARD key (replay-checked). */
+export function dashboardKeyVerifier(ctx: AppContext) {
+  const lastUsed = new LastUsedTracker();
+  return async (request: FastifyRequest): Promise<RequestAuth> => {
+    const verified = await verifySignedRequest(ctx.db, ctx.secrets, request, ctx.config.bridgeTsToleranceS);
+    if (verified.key.scope !== "DASHBOARD" || request.method !== "GET") {
+      throw new AppError("forbidden_scope", "Only DASHBOARD keys may read the dashboard API, and only with GET");
+    }
+    await rejectReplay(ctx.relaxedDb, verified.key.id, verified.signature, verified.ts, ctx.config.bridgeTsToleranceS);
+    lastUsed.touch(ctx, verified.key, request.log);
+    return toAuth(verified);
+  };
+}
+
+/** The API-key caller of a bridge route. */
+export function apiKeyAuthOf(request: FastifyRequest): ApiKeyAuth {
+  const auth = request.auth;
+  if (!auth || auth.via !== "api_key") throw new AppError("missing_headers", "Signed request required");
+  return auth;
+}

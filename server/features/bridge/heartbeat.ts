@@ -1,0 +1,117 @@
+/**
+ * Terminal heartbeats (docs/bridge-protocol.md §4.1, §6.1): balance, equity, currency, login,
+ * server and last heartbeat of the account; the start-of-day balance of the daily loss stop; one
+ * balance/equity sample per account per minute and its 15-minute and hourly rollups; a
+ * `heartbeat` domain event (daily drawdown alerts); an audit entry when a terminal
+ * (re)connects after more than a minute of silence; `account_updated` to the dashboard.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { Account } from "#contract";
+import type { Db } from "../../db/client.ts";
+import { accountSamples, accountSamples15m, accountSamplesHourly, accounts } from "../../db/schema.ts";
+import { ofTenantById } from "../../db/scope.ts";
+import type { AppContext } from "../../http/context.ts";
+import { toAccount, type AccountRow } from "../accounts/mappers.ts";
+import { writeAuditLog } from "../audit/write-audit-log.ts";
+
+export interface HeartbeatData {
+  login?: string | undefined;
+  server?: string | undefined;
+  balance: string;
+  equity: string;
+  currency: string;
+  /** Slave EAs may flag `error`; `active` clears it. */
+  status?: "active" | "error" | undefined;
+}
+
+const RECONNECT_AFTER_MS = 60_000;
+
+/** Folds one heartbeat into the rollup period (of `periodMs`) it falls in. */
+async function upsertRollup(tx: Db, table: typeof accountSamplesHourly | typeof accountSamples15m, periodMs: number, account: AccountRow, hb: HeartbeatData, now: Date): Promise<void> {
+  const start = new Date(Math.floor(now.getTime() / periodMs) * periodMs);
+  await tx
+    .insert(table)
+    .values({ tenantId: account.tenantId, accountId: account.id, ts: start, equityHigh: hb.equity, equityLow: hb.equity, equity: hb.equity, balance: hb.balance, drawdownPct: "0" })
+    .onConflictDoUpdate({
+      target: [table.accountId, table.ts],
+      set: {
+        drawdownPct: fallFromHigh(sql`${table.equityHigh}`, sql`${table.drawdownPct}`),
+        equityHigh: sql`greatest(${table.equityHigh}, excluded.equity_high)`,
+        equityLow: sql`least(${table.equityLow}, excluded.equity_low)`,
+        equity: sql`excluded.equity`,
+        balance: sql`excluded.balance`,
+      },
+    });
+}
+
+/**
+ * On upsert: the row's drawdown so far vs the fall of the new equity below the row's previous
+ * high, in percent — heartbeats arrive in order, so this is exact at heartbeat resolution.
+ */
+function fallFromHigh(previousHigh: SQL, previousDrawdown: SQL): SQL {
+  return sql`greatest(coalesce(${previousDrawdown}, 0), case when ${previousHigh} > 0 then (${previousHigh} - excluded.equity) / ${previousHigh} * 100 else 0 end)`;
+}
+
+/** Next status: paused stays paused (only the dashboard resumes); otherwise the EA's word, default active. */
+export function heartbeatStatus(current: string, reported: HeartbeatData["status"]): string {
+  if (current === "paused") return "paused";
+  return reported ?? "active";
+}
+
+/** Records one heartbeat; returns the updated account. */
+export async function recordHeartbeat(ctx: AppContext, account: AccountRow, hb: HeartbeatData, now = new Date()): Promise<Account> {
+  const today = now.toISOString().slice(0, 10);
+  const minute = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  const reconnected = !account.lastHeartbeat || now.getTime() - account.lastHeartbeat.getTime() > RECONNECT_AFTER_MS;
+  // Relaxed commit (db/relaxed-commit.ts): the next heartbeat rewrites all of it anyway.
+  const updated = await ctx.relaxedDb.transaction(async (tx: Db) => {
+    const [row] = await tx
+      .update(accounts)
+      .set({
+        balance: hb.balance,
+        equity: hb.equity,
+        currency: hb.currency,
+        lastHeartbeat: now,
+        status: heartbeatStatus(account.status, hb.status),
+        ...(hb.login ? { login: hb.login } : {}),
+        ...(hb.server ? { server: hb.server } : {}),
+        ...(account.dayStartDate !== today ? { dayStartBalance: hb.balance, dayStartDate: today } : {}),
+        updatedAt: now,
+      })
+      .where(ofTenantById(accounts, account.tenantId, account.id))
+      .returning();
+    if (!row) throw new Error("heartbeat account vanished");
+    await tx
+      .insert(accountSamples)
+      .values({ tenantId: account.tenantId, accountId: account.id, ts: minute, balance: hb.balance, equity: hb.equity, equityHigh: hb.equity, equityLow: hb.equity, drawdownPct: "0" })
+      .onConflictDoUpdate({
+        target: [accountSamples.accountId, accountSamples.ts],
+        set: {
+          balance: sql`excluded.balance`,
+          equity: sql`excluded.equity`,
+          equityHigh: sql`greatest(coalesce(${accountSamples.equityHigh}, ${accountSamples.equity}), excluded.equity_high)`,
+          equityLow: sql`least(coalesce(${accountSamples.equityLow}, ${accountSamples.equity}), excluded.equity_low)`,
+          drawdownPct: fallFromHigh(sql`coalesce(${accountSamples.equityHigh}, ${accountSamples.equity})`, sql`${accountSamples.drawdownPct}`),
+        },
+      });
+    await upsertRollup(tx, accountSamples15m, 900_000, account, hb, now);
+    await upsertRollup(tx, accountSamplesHourly, 3_600_000, account, hb, now);
+    if (reconnected || row.status !== account.status) {
+      const who = account.role === "MASTER" ? "Master EA" : "Slave EA";
+      await writeAuditLog(tx, {
+        tenantId: account.tenantId,
+        level: row.status === "error" ? "error" : "info",
+        category: "system",
+        source: "bridge",
+        message: reconnected ? `${who} connected (${account.accountNumber})` : `${who} reported status ${row.status} (${account.accountNumber})`,
+        accountId: account.id,
+        metadata: { login: row.login, server: row.server, balance: row.balance, equity: row.equity },
+      });
+    }
+    return row;
+  });
+  const dto = toAccount(updated);
+  ctx.hub.publish(account.tenantId, { type: "account_updated", data: dto });
+  ctx.events.emit("heartbeat", { tenantId: account.tenantId, account: updated });
+  return dto;
+}

@@ -1,0 +1,68 @@
+/**
+ * /v1/master/* — the master EA's seven endpoints (spec §7, docs/bridge-protocol.md §4): the
+ * heartbeat and the six signal events. Signal requests are idempotent by `idempotencyKey`; the
+ * copy engine (features/copy-engine) turns each event into slave orders.
+ */
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { masterHeartbeatSchema, signalEventSchema, type HeartbeatResponse, type SignalEventType } from "#contract";
+import type { AppContext } from "../../http/context.ts";
+import { invalidField } from "../../http/errors.ts";
+import { publishEffects } from "../copy-engine/effects.ts";
+import { processSignalEvent } from "../copy-engine/process-signal.ts";
+import { apiKeyAuthOf } from "./auth.ts";
+import { recordHeartbeat } from "./heartbeat.ts";
+import { abandonIdempotent, beginIdempotent, requestHash } from "./idempotency.ts";
+import { resolveMasterAccount } from "./terminal-account.ts";
+import { findTenantPause } from "./tenant-pause.ts";
+
+const SIGNAL_ROUTES: [string, SignalEventType][] = [
+  ["/master/signal/open", "OPEN"],
+  ["/master/signal/modify", "MODIFY"],
+  ["/master/signal/close", "CLOSE"],
+  ["/master/signal/pending/open", "PENDING_OPEN"],
+  ["/master/signal/pending/modify", "PENDING_MODIFY"],
+  ["/master/signal/pending/cancel", "PENDING_CANCEL"],
+];
+
+export function registerMasterRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.post(
+    "/master/heartbeat",
+    { schema: { body: masterHeartbeatSchema }, config: { bridge: { scope: "MASTER", replay: "cache" } } },
+    async (request) => {
+      const auth = apiKeyAuthOf(request);
+      const master = await resolveMasterAccount(ctx.db, auth);
+      const account = await recordHeartbeat(ctx, master, request.body);
+      const body: HeartbeatResponse = {
+        ok: true,
+        accountId: account.id,
+        serverTime: Math.floor(Date.now() / 1000),
+        copyPaused: await findTenantPause(ctx.db, auth.tenantId),
+      };
+      return body;
+    },
+  );
+
+  for (const [path, type] of SIGNAL_ROUTES) {
+    api.post(path, { schema: { body: signalEventSchema }, config: { bridge: { scope: "MASTER", replay: "idempotency" } } }, async (request, reply) => {
+      const receivedAt = new Date();
+      const auth = apiKeyAuthOf(request);
+      const event = request.body;
+      if (event.type !== type) throw invalidField("type", `Must be ${type} for ${request.url.split("?")[0]}`);
+      const master = await resolveMasterAccount(ctx.db, auth);
+      const key = event.idempotencyKey;
+      const begun = await beginIdempotent(ctx.relaxedDb, auth.tenantId, key, requestHash(request.url, request.rawBody));
+      if (begun.kind === "replay") return reply.status(begun.status).send(begun.body);
+      try {
+        const { body, effects } = await processSignalEvent(ctx, { tenantId: auth.tenantId, master, event, receivedAt });
+        publishEffects(ctx, auth.tenantId, effects);
+        return reply.status(201).send(body);
+      } catch (err) {
+        await abandonIdempotent(ctx.relaxedDb, auth.tenantId, key).catch((e: unknown) => request.log.error({ err: e }, "abandon idempotency failed"));
+        throw err;
+      }
+    });
+  }
+}

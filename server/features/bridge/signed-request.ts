@@ -1,0 +1,79 @@
+/**
+ * Verification of signed bridge requests (docs/bridge-protocol.md §2–§3, spec §7 HMAC scheme,
+ * §9 ±60 s). Checks, in order: the three headers (missing_headers), the key (unknown_key), the
+ * timestamp window (timestamp_out_of_window), the signature over the raw body bytes
+ * (bad_signature: hex form and length first, then a constant-time compare) and last whether the
+ * key is enabled (key_disabled — told only to a caller who proved they hold the secret).
+ * Nothing is written for a rejected request.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { FastifyRequest } from "fastify";
+import type { Db } from "../../db/client.ts";
+import { apiKeys } from "../../db/schema.ts";
+import { AppError } from "../../http/errors.ts";
+import type { ApiKeyRow } from "../api-keys/mappers.ts";
+import type { SecretBox } from "../api-keys/secret-box.ts";
+
+const SIGNATURE_RE = /^[0-9a-fA-F]{64}$/;
+const TS_RE = /^\d{1,12}$/;
+
+export interface VerifiedRequest {
+  key: ApiKeyRow;
+  /** Lower-cased signature (the replay cache key). */
+  signature: string;
+  /** x-ts, unix seconds. */
+  ts: number;
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const v = request.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** HMAC-SHA256(secret, METHOD + path + ts + body), lowercase hex. */
+export function computeSignature(secret: string, method: string, path: string, ts: string, body: Buffer | null): Buffer {
+  const h = createHmac("sha256", secret).update(`${method.toUpperCase()}${path}${ts}`, "utf8");
+  if (body) h.update(body);
+  return h.digest();
+}
+
+export async function verifySignedRequest(
+  db: Db,
+  secrets: SecretBox,
+  request: FastifyRequest,
+  toleranceS: number,
+  nowMs = Date.now(),
+): Promise<VerifiedRequest> {
+  const keyId = header(request, "x-api-key");
+  const tsText = header(request, "x-ts");
+  const signature = header(request, "x-signature");
+  if (!keyId || !tsText || !signature) {
+    throw new AppError("missing_headers", "Signed requests need the x-api-key, x-ts and x-signature headers");
+  }
+  const rows = keyId.length <= 64 ? await db.select().from(apiKeys).where(eq(apiKeys.keyId, keyId)).limit(1) : [];
+  const key = rows[0];
+  if (!key) throw new AppError("unknown_key", "Unknown API key");
+
+  const ts = TS_RE.test(tsText) ? Number(tsText) : NaN;
+  // Whole seconds on both sides: ts is integer seconds, so now − 60 must still pass.
+  if (!Number.isSafeInteger(ts) || Math.abs(Math.floor(nowMs / 1000) - ts) > toleranceS) {
+    throw new AppError("timestamp_out_of_window", `x-ts must be unix seconds within ${toleranceS} s of server time`);
+  }
+
+  if (!SIGNATURE_RE.test(signature)) throw new AppError("bad_signature", "x-signature must be 64 hex characters");
+  let secret: string;
+  try {
+    secret = secrets.decrypt(key.secretEnc);
+  } catch {
+    // Encrypted under another SECRET_KEY: the key cannot be verified, answer as a bad signature.
+    throw new AppError("bad_signature", "Signature does not match");
+  }
+  // The request target exactly as sent, query string included.
+  const expected = computeSignature(secret, request.method, request.raw.url ?? request.url, tsText, request.rawBody);
+  if (!timingSafeEqual(expected, Buffer.from(signature, "hex"))) {
+    throw new AppError("bad_signature", "Signature does not match");
+  }
+  if (!key.enabled) throw new AppError("key_disabled", "This API key is disabled");
+  return { key, signature: signature.toLowerCase(), ts };
+}

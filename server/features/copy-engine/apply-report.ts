@@ -1,0 +1,113 @@
+/**
+ * A slave EA's execution report (docs/bridge-protocol.md §6.3): updates the order, records latency
+ * (ms from the master event reaching the bridge) and slippage (points, positive = better for the
+ * trader), keeps the master-ticket ↔ slave-ticket link, ends signals whose master close is now
+ * applied everywhere. A repeated report changes nothing; `filled` after `placed` records a pending
+ * order's trigger; any other change of a reported outcome is a 409.
+ */
+import { eq } from "drizzle-orm";
+import type { ExecutionReportResponse, ExecutionStatus, Side, executionReportSchema } from "#contract";
+import { SUCCESS_EXECUTION_STATUSES } from "#contract";
+import type { z } from "zod";
+import type { Db } from "../../db/client.ts";
+import { executions, signalEvents } from "../../db/schema.ts";
+import { ofTenantById } from "../../db/scope.ts";
+import type { AppContext } from "../../http/context.ts";
+import { conflict, notFound } from "../../http/errors.ts";
+import type { AccountRow } from "../accounts/mappers.ts";
+import { writeAuditLog } from "../audit/write-audit-log.ts";
+import type { ExecutionRow } from "../signals/mappers.ts";
+import { emptyEffects, type CopyEffects } from "./effects.ts";
+import { opposite, slippagePoints } from "./rules.ts";
+import { updatePositionLinks } from "./position-links.ts";
+import { completeSignalsIfDone } from "./signal-completion.ts";
+
+type Report = z.output<typeof executionReportSchema>;
+
+const isSuccess = (s: string) => (SUCCESS_EXECUTION_STATUSES as readonly string[]).includes(s);
+
+export async function applyReport(
+  ctx: AppContext,
+  account: AccountRow,
+  report: Report,
+  now = new Date(),
+): Promise<{ body: ExecutionReportResponse; effects: CopyEffects }> {
+  const tenantId = account.tenantId;
+  // Relaxed commit: a report lost in a database crash is recovered by redelivery + re-report.
+  return ctx.relaxedDb.transaction(async (tx: Db) => {
+    const [exec] = await tx
+      .select({ row: executions, receivedAt: signalEvents.receivedAt })
+      .from(executions)
+      .leftJoin(signalEvents, eq(signalEvents.id, executions.eventId))
+      .where(ofTenantById(executions, tenantId, report.orderId, eq(executions.slaveAccountId, account.id)))
+      .for("update", { of: executions })
+      .limit(1);
+    if (!exec) throw notFound("Order");
+    const current = exec.row;
+    const effects = emptyEffects();
+    if (current.status !== "pending") {
+      if (current.status === report.status) {
+        return { body: { ok: true, duplicate: true, executionId: current.id, status: current.status }, effects };
+      }
+      if (!(current.status === "placed" && report.status === "filled")) {
+        throw conflict(`Order already reported as ${current.status}`);
+      }
+    }
+
+    const fillTime = report.fillTime ? new Date(report.fillTime * 1000) : isSuccess(report.status) ? now : null;
+    const start = exec.receivedAt ?? current.createdAt;
+    const [updated] = await tx
+      .update(executions)
+      .set({
+        status: report.status,
+        slaveTicket: report.slaveTicket ?? current.slaveTicket,
+        fillPrice: report.fillPrice ?? current.fillPrice,
+        fillTime: fillTime ?? current.fillTime,
+        point: report.point ?? current.point,
+        profit: report.profit ?? current.profit,
+        errorCode: report.errorCode ?? null,
+        errorMessage: report.errorMessage ?? (isSuccess(report.status) ? null : current.errorMessage),
+        latencyMs: Math.max(0, now.getTime() - start.getTime()),
+        slippagePts: slippageOf(current, report),
+        reportedAt: now,
+        leaseUntil: null,
+      })
+      .where(eq(executions.id, current.id))
+      .returning();
+    if (!updated) throw new Error("execution update returned nothing");
+
+    const touched = await updatePositionLinks(tx, updated, report, current.slaveTicket, now);
+    effects.executions.push(updated);
+    effects.closedSignalIds.push(...(await completeSignalsIfDone(tx, tenantId, [updated.signalId, ...touched], now)));
+    await writeAuditLog(tx, auditOf(account, updated, report));
+    return { body: { ok: true, duplicate: false, executionId: updated.id, status: updated.status }, effects };
+  });
+}
+
+/** Slippage of a fill against the master price; the side of a close is the opposite trade. */
+function slippageOf(exec: ExecutionRow, report: Report): string | null {
+  if (!report.fillPrice || !report.point || !exec.price || !exec.side) return exec.slippagePts;
+  if (report.status !== "filled" && report.status !== "closed") return exec.slippagePts;
+  if (Number(exec.price) <= 0) return exec.slippagePts;
+  const side = exec.side as Side;
+  return slippagePoints(exec.action === "CLOSE" || exec.action === "CLOSE_ALL" ? opposite(side) : side, exec.price, report.fillPrice, report.point);
+}
+
+function auditOf(account: AccountRow, e: ExecutionRow, report: Report) {
+  const who = account.alias ?? account.accountNumber;
+  const ok = isSuccess(e.status);
+  const what = `${e.action} ${e.symbol ?? ""} ${e.side ?? ""} ${e.volume ?? ""}`.replace(/\s+/g, " ").trim();
+  const detail = ok
+    ? `${e.status}${e.fillPrice ? ` @ ${e.fillPrice}` : ""} (ticket ${e.slaveTicket ?? "?"}, ${e.latencyMs} ms${e.slippagePts ? `, ${Number(e.slippagePts) >= 0 ? "+" : ""}${e.slippagePts} pts` : ""})`
+    : `${e.status}: ${report.errorMessage ?? "no reason given"}${report.errorCode != null ? ` (${report.errorCode})` : ""}`;
+  return {
+    tenantId: e.tenantId,
+    level: ok ? ("info" as const) : ("error" as const),
+    category: "trade" as const,
+    source: "bridge",
+    message: `${what} on ${who}: ${detail}`,
+    accountId: account.id,
+    signalId: e.signalId,
+    metadata: { executionId: e.id, status: e.status as ExecutionStatus, latencyMs: e.latencyMs, slippagePts: e.slippagePts, profit: e.profit },
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Order pickup for slave EAs (docs/bridge-protocol.md §6.2): claims deliverable orders in the
+ * database (pending, lease expired or `redeliver`), or parks the poll until new orders are offered
+ * in-process (delivery.ts) or found by a periodic re-check (orders created by another instance).
+ * Delivery is at least once: an order stays pending until reported; a claim only sets a 10 s lease.
+ */
+import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import type { SlaveOrder } from "#contract";
+import type { Db } from "../../db/client.ts";
+import { executions } from "../../db/schema.ts";
+import { ofTenant } from "../../db/scope.ts";
+import type { AppContext } from "../../http/context.ts";
+import { toSlaveOrder } from "./order-mapper.ts";
+
+export const DELIVERY_LEASE_MS = 10_000;
+const RECHECK_MS = 1_000;
+
+/** Claims up to `limit` deliverable orders (oldest first) and returns them with their new delivery count. */
+/** `relaxedDb`: see db/relaxed-commit.ts. */
+export async function claimOrders(
+  db: Db,
+  tenantId: string,
+  accountId: string,
+  opts: { redeliver: boolean; limit: number },
+  now = new Date(),
+): Promise<SlaveOrder[]> {
+  const due = opts.redeliver ? undefined : or(isNull(executions.leaseUntil), lt(executions.leaseUntil, now));
+  const candidates = db
+    .select({ id: executions.id })
+    .from(executions)
+    .where(ofTenant(executions, tenantId, and(eq(executions.slaveAccountId, accountId), eq(executions.status, "pending"), due)))
+    .orderBy(asc(executions.createdAt), asc(executions.id))
+    .limit(opts.limit)
+    .for("update", { skipLocked: true });
+  const rows = await db
+    .update(executions)
+    .set({
+      deliveryCount: sql`${executions.deliveryCount} + 1`,
+      deliveredAt: sql`coalesce(${executions.deliveredAt}, ${now.toISOString()}::timestamptz)`,
+      leaseUntil: new Date(now.getTime() + DELIVERY_LEASE_MS),
+    })
+    .where(inArray(executions.id, candidates))
+    .returning();
+  return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)).map(toSlaveOrder);
+}
+
+/** Records the hand-out of orders offered in memory (their first delivery). Best effort. */
+export async function markOffered(relaxedDb: Db, tenantId: string, orderIds: string[], now = new Date()): Promise<void> {
+  if (orderIds.length === 0) return;
+  await relaxedDb
+    .update(executions)
+    .set({
+      deliveryCount: sql`${executions.deliveryCount} + 1`,
+      deliveredAt: sql`coalesce(${executions.deliveredAt}, ${now.toISOString()}::timestamptz)`,
+      leaseUntil: new Date(now.getTime() + DELIVERY_LEASE_MS),
+    })
+    .where(ofTenant(executions, tenantId, inArray(executions.id, orderIds), eq(executions.status, "pending")));
+}
+
+function mergeOrders(a: SlaveOrder[], b: SlaveOrder[]): SlaveOrder[] {
+  const seen = new Set(a.map((o) => o.orderId));
+  return [...a, ...b.filter((o) => !seen.has(o.orderId))].sort((x, y) => x.createdAtMs - y.createdAtMs);
+}
+
+/**
+ * Long-poll: orders at once when any are deliverable, otherwise the first orders offered within
+ * `waitMs` (or [] on timeout or when `aborted` fires). `offered` lists orders taken from memory,
+ * whose hand-out the caller records with markOffered() after answering.
+ */
+export async function pollOrders(
+  ctx: AppContext,
+  tenantId: string,
+  accountId: string,
+  opts: { waitMs: number; limit: number; redeliver: boolean },
+  aborted: AbortSignal,
+): Promise<{ orders: SlaveOrder[]; offered: string[] }> {
+  // Park before looking, so an order committed between the query and the wait is not missed.
+  const parked = ctx.delivery.park(accountId);
+  const claimed = await claimOrders(ctx.relaxedDb, tenantId, accountId, opts);
+  if (claimed.length > 0 || opts.waitMs === 0) {
+    parked.cancel();
+    const pushed = await parked.orders;
+    return { orders: mergeOrders(claimed, pushed), offered: pushed.map((o) => o.orderId) };
+  }
+  const onAbort = () => parked.cancel();
+  aborted.addEventListener("abort", onAbort, { once: true });
+  const timer = setTimeout(() => parked.cancel(), opts.waitMs);
+  // Look again every second: another instance may have created orders (PostgreSQL), and a
+  // delivery lease may expire while this poll waits (both databases).
+  let found: SlaveOrder[] = [];
+  let checking: Promise<void> | null = null;
+  const recheck = setInterval(() => {
+    if (checking) return;
+    checking = claimOrders(ctx.relaxedDb, tenantId, accountId, opts)
+      .then((o) => {
+        if (o.length > 0) {
+          found = mergeOrders(found, o);
+          parked.cancel();
+        }
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        checking = null;
+      });
+  }, RECHECK_MS);
+  const pushed = await parked.orders;
+  clearTimeout(timer);
+  clearInterval(recheck);
+  // A claim in flight has already leased its orders: they must go out with this answer.
+  // (The interval callback assigns `checking`; TypeScript's narrowing cannot see that.)
+  const inFlight = checking as Promise<void> | null;
+  if (inFlight) await inFlight;
+  aborted.removeEventListener("abort", onAbort);
+  return { orders: mergeOrders(found, pushed), offered: pushed.map((o) => o.orderId) };
+}
