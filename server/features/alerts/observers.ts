@@ -1,0 +1,121 @@
+/**
+ * The alert engine's inputs: execution and heartbeat domain events (copy_failure, slippage_high,
+ * latency_high, daily_dd) and a periodic monitor (slave_disconnect, missed_trade). Each fired
+ * condition goes through raiseAlert (rate limit) and wakes the dispatcher.
+ */
+import { and, eq, inArray, isNotNull, lt } from "drizzle-orm";
+import type { AlertThresholds, AlertType } from "#contract";
+import type { Db } from "../../db/client.ts";
+import { accounts, alertConfigs, executions } from "../../db/schema.ts";
+import { ofTenant } from "../../db/scope.ts";
+import type { AppContext } from "../../http/context.ts";
+import type { AccountRow } from "../accounts/mappers.ts";
+import { dailyLossPct } from "../copy-engine/rules.ts";
+import type { ExecutionRow } from "../signals/mappers.ts";
+import type { AlertDispatcher } from "./dispatcher.ts";
+import { evaluateDailyDrawdown, evaluateDisconnect, evaluateExecution, evaluateMissedTrade, missedTradeSeconds, type ExecutionFacts } from "./evaluate.ts";
+import type { AlertConfigRow } from "./mappers.ts";
+import { raiseAlert, type AlertSubject } from "./raise-alert.ts";
+
+const EXECUTION_TYPES: AlertType[] = ["copy_failure", "slippage_high", "latency_high"];
+
+async function enabledConfigs(db: Db, tenantId: string | null, types: AlertType[]): Promise<AlertConfigRow[]> {
+  const where = and(eq(alertConfigs.enabled, true), inArray(alertConfigs.type, types));
+  return db
+    .select()
+    .from(alertConfigs)
+    .where(tenantId ? ofTenant(alertConfigs, tenantId, where) : where);
+}
+
+const subjectOf = (a: Pick<AccountRow, "id" | "alias" | "accountNumber">): AlertSubject => ({
+  accountId: a.id,
+  label: a.alias ? `${a.alias} (${a.accountNumber})` : a.accountNumber,
+});
+
+const facts = (e: ExecutionRow): ExecutionFacts => ({
+  id: e.id,
+  action: e.action,
+  status: e.status,
+  symbol: e.symbol,
+  side: e.side,
+  volume: e.volume,
+  errorMessage: e.errorMessage,
+  errorCode: e.errorCode,
+  latencyMs: e.latencyMs,
+  slippagePts: e.slippagePts,
+});
+
+export class AlertObservers {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly dispatcher: AlertDispatcher,
+  ) {}
+
+  install(): void {
+    this.ctx.events.on("executions", (e) => this.onExecutions(e.tenantId, e.rows));
+    this.ctx.events.on("heartbeat", (e) => this.onHeartbeat(e.account));
+  }
+
+  private async raise(config: AlertConfigRow, subject: AlertSubject, firing: Parameters<typeof raiseAlert>[3], monotonic = false): Promise<void> {
+    const outcome = await raiseAlert(this.ctx.db, config, subject, firing, { monotonic });
+    if (outcome === "queued") this.dispatcher.wake();
+  }
+
+  async onExecutions(tenantId: string, rows: ExecutionRow[]): Promise<void> {
+    const configs = await enabledConfigs(this.ctx.db, tenantId, EXECUTION_TYPES);
+    if (configs.length === 0) return;
+    const ids = [...new Set(rows.map((r) => r.slaveAccountId))];
+    const accountRows = await this.ctx.db.select().from(accounts).where(ofTenant(accounts, tenantId, inArray(accounts.id, ids)));
+    const byId = new Map(accountRows.map((a) => [a.id, a]));
+    for (const row of rows) {
+      const account = byId.get(row.slaveAccountId);
+      if (!account) continue;
+      for (const config of configs) {
+        const firing = evaluateExecution(config.type as AlertType, config.thresholds as AlertThresholds, facts(row));
+        if (firing) await this.raise(config, subjectOf(account), firing);
+      }
+    }
+  }
+
+  async onHeartbeat(account: AccountRow, now = new Date()): Promise<void> {
+    if (account.role !== "SLAVE") return;
+    const today = now.toISOString().slice(0, 10);
+    if (account.dayStartDate !== today) return;
+    const loss = dailyLossPct(account.dayStartBalance, account.equity);
+    if (loss <= 0) return;
+    for (const config of await enabledConfigs(this.ctx.db, account.tenantId, ["daily_dd"])) {
+      const firing = evaluateDailyDrawdown(config.thresholds as AlertThresholds, loss, today);
+      if (firing) await this.raise(config, subjectOf(account), firing, true);
+    }
+  }
+
+  /** Periodic: silent slave EAs and orders left unreported. */
+  async monitor(now = new Date()): Promise<void> {
+    for (const config of await enabledConfigs(this.ctx.db, null, ["slave_disconnect"])) {
+      const slaves = await this.ctx.db
+        .select()
+        .from(accounts)
+        .where(ofTenant(accounts, config.tenantId, eq(accounts.role, "SLAVE"), isNotNull(accounts.lastHeartbeat)));
+      for (const slave of slaves) {
+        const firing = slave.lastHeartbeat ? evaluateDisconnect(config.thresholds as AlertThresholds, slave.lastHeartbeat, now) : null;
+        if (firing) await this.raise(config, subjectOf(slave), firing, true);
+      }
+    }
+    for (const config of await enabledConfigs(this.ctx.db, null, ["missed_trade"])) {
+      const thresholds = config.thresholds as AlertThresholds;
+      const cutoff = new Date(now.getTime() - missedTradeSeconds(thresholds) * 1000);
+      const rows = await this.ctx.db
+        .select({ exec: executions, account: accounts })
+        .from(executions)
+        .innerJoin(accounts, eq(accounts.id, executions.slaveAccountId))
+        .where(ofTenant(executions, config.tenantId, eq(executions.status, "pending"), lt(executions.createdAt, cutoff)))
+        .orderBy(executions.createdAt, executions.id)
+        .limit(200);
+      for (const { exec, account } of rows) {
+        const firing = evaluateMissedTrade(thresholds, facts(exec), exec.createdAt, now);
+        // Keyed by creation time: each unreported order alerts once, in order.
+        if (firing) await this.raise(config, subjectOf(account), { ...firing, key: `${exec.createdAt.toISOString()}|${exec.id}` }, true);
+      }
+    }
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Performance metrics (spec §3 performance stat row), as pure functions over per-bucket
+ * aggregates the database computed. Definitions (also in docs/architecture.md § Analytics):
+ * - pnl: sum of the realised profit of the account's closed copied trades (close reports with a
+ *   profit) in the range, up to the end of the row's bucket; account currency, rounded to 0.01.
+ * - winRate: share of those closed trades with profit > 0, percent (0 when there are none).
+ * - maxDrawdown: largest peak-to-trough fall of equity within the range up to the row's bucket,
+ *   percent of the peak. Exact at heartbeat resolution: each sample row keeps the largest fall
+ *   from its own high in heartbeat order, and the query combines it with the fall of the row's
+ *   low below the highest equity of all earlier rows (queries.ts); here only the running max.
+ * Summary: totalAccounts = accounts considered; avgPnl = mean of their range pnl; avgWinRate =
+ * mean win rate of the accounts with at least one closed trade (0 when none).
+ */
+import Big from "big.js";
+import type { PerformanceResponse, PerformanceStat } from "#contract";
+
+export interface BucketSample {
+  accountId: string;
+  bucket: Date;
+  /** Largest peak-to-trough fall ending in this bucket, percent — numeric string. */
+  drawdown: string;
+  /** Last equity and balance of the bucket — numeric strings. */
+  equity: string;
+  balance: string;
+}
+
+export interface BucketTrades {
+  accountId: string;
+  bucket: Date;
+  /** Sum of profit, numeric string. */
+  pnl: string;
+  closed: number;
+  wins: number;
+}
+
+interface Totals {
+  pnl: Big;
+  closed: number;
+  wins: number;
+}
+
+const round = (v: Big, dp: number) => Number(v.round(dp, Big.roundHalfUp).toFixed(dp));
+const winRate = (t: Totals) => (t.closed === 0 ? 0 : round(new Big(t.wins).div(t.closed).times(100), 1));
+
+function groupBy<T extends { accountId: string }>(rows: T[]): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const r of rows) {
+    const list = m.get(r.accountId) ?? [];
+    list.push(r);
+    m.set(r.accountId, list);
+  }
+  return m;
+}
+
+/** Stat rows per account per bucket (ascending), from bucketed samples and trades. */
+export function buildPerformanceStats(samples: BucketSample[], trades: BucketTrades[]): PerformanceStat[] {
+  const tradesBy = groupBy(trades);
+  const out: PerformanceStat[] = [];
+  for (const [accountId, rows] of groupBy(samples)) {
+    const sorted = [...rows].sort((a, b) => a.bucket.getTime() - b.bucket.getTime());
+    const accTrades = [...(tradesBy.get(accountId) ?? [])].sort((a, b) => a.bucket.getTime() - b.bucket.getTime());
+    const totals: Totals = { pnl: new Big(0), closed: 0, wins: 0 };
+    let ti = 0;
+    let maxDd = new Big(0);
+    for (const s of sorted) {
+      while (ti < accTrades.length && accTrades[ti]!.bucket.getTime() <= s.bucket.getTime()) {
+        const t = accTrades[ti++]!;
+        totals.pnl = totals.pnl.plus(t.pnl);
+        totals.closed += t.closed;
+        totals.wins += t.wins;
+      }
+      const dd = new Big(s.drawdown);
+      if (dd.gt(maxDd)) maxDd = dd;
+      out.push({
+        accountId,
+        asofDate: s.bucket.toISOString(),
+        equity: s.equity,
+        balance: s.balance,
+        pnl: round(totals.pnl, 2),
+        winRate: winRate(totals),
+        maxDrawdown: round(maxDd, 2),
+      });
+    }
+  }
+  return out.sort((a, b) => a.asofDate.localeCompare(b.asofDate) || a.accountId.localeCompare(b.accountId));
+}
+
+/** Range totals per account and the §3 summary. */
+export function summarizePerformance(accountIds: string[], trades: BucketTrades[]): PerformanceResponse["summary"] {
+  const tradesBy = groupBy(trades);
+  const per = accountIds.map((id) => {
+    const t: Totals = { pnl: new Big(0), closed: 0, wins: 0 };
+    for (const row of tradesBy.get(id) ?? []) {
+      t.pnl = t.pnl.plus(row.pnl);
+      t.closed += row.closed;
+      t.wins += row.wins;
+    }
+    return t;
+  });
+  const traded = per.filter((t) => t.closed > 0);
+  const avgPnl = per.length === 0 ? 0 : round(per.reduce((s, t) => s.plus(t.pnl), new Big(0)).div(per.length), 2);
+  const avgWinRate = traded.length === 0 ? 0 : round(traded.reduce((s, t) => s.plus(winRate(t)), new Big(0)).div(traded.length), 1);
+  return { totalAccounts: accountIds.length, avgPnl, avgWinRate };
+}
