@@ -1,0 +1,42 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { OctagonX } from "lucide-react";
+import { ConfirmDialog } from "@/components/confirm-dialog";
+import { Button } from "@/components/ui/button";
+import { toast, toastError } from "@/components/ui/use-toast";
+import { invalidateAccountQueries } from "@/lib/account-queries";
+import { apiRequest } from "@/lib/api-client";
+
+/**
+ * §2/§4 PANIC STOP: confirm, then POST /api/emergency/panic-stop (response not read). The button
+ * reads 'EXECUTING...' and is disabled while it runs; §8 toasts on success and failure.
+ */
+export function PanicStopButton() {
+  const queryClient = useQueryClient();
+  const panicStop = useMutation({
+    mutationFn: () => apiRequest("POST", "/api/emergency/panic-stop"),
+    onSuccess: async () => {
+      toast({ title: "PANIC STOP Executed", description: "All positions closed and copying paused.", variant: "destructive" });
+      await invalidateAccountQueries(queryClient);
+    },
+    onError: (error) => {
+      console.error("Panic stop failed", error);
+      toastError("Failed to execute panic stop.");
+    },
+  });
+
+  return (
+    <ConfirmDialog
+      title="PANIC STOP"
+      description="Are you sure you want to execute PANIC STOP? This will close all positions and pause copying."
+      confirmLabel="Execute PANIC STOP"
+      destructive
+      onConfirm={() => panicStop.mutate()}
+      trigger={
+        <Button variant="destructive" className="w-full font-bold tracking-wide" disabled={panicStop.isPending} data-testid="button-panic-stop">
+          <OctagonX />
+          {panicStop.isPending ? "EXECUTING..." : "PANIC STOP"}
+        </Button>
+      }
+    />
+  );
+}

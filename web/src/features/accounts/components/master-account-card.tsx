@@ -1,0 +1,64 @@
+import type { Account } from "#contract";
+import { Trash } from "lucide-react";
+import { AccountStatusBadge } from "@/components/account-status-badge";
+import { ConfirmDialog } from "@/components/confirm-dialog";
+import { DetailRow } from "@/components/detail-row";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { formatMoney } from "@/lib/format";
+import { useDeleteMasterAccount } from "../api/master-mutations";
+
+/**
+ * §2 /master card: alias or 'Account {number}', broker and platform, status badge (master
+ * palette), balances in the account currency, server and login once the EA reported them.
+ */
+export function MasterAccountCard({ master }: { master: Account }) {
+  const remove = useDeleteMasterAccount();
+  const connected = Boolean(master.server || master.login);
+
+  return (
+    <Card data-testid="card-master">
+      <CardHeader className="flex-row items-start justify-between gap-3">
+        <div className="min-w-0">
+          <CardTitle className="truncate text-lg" data-testid="text-master-title">
+            {master.alias || `Account ${master.accountNumber}`}
+          </CardTitle>
+          <CardDescription>
+            {master.broker} • {master.platform}
+          </CardDescription>
+        </div>
+        <AccountStatusBadge status={master.status} palette="master" testId="status-master" />
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        <dl className="grid gap-x-8 gap-y-2 sm:grid-cols-2">
+          <DetailRow label="Account Number" value={master.accountNumber} testId="text-master-account-number" />
+          <DetailRow label="Broker" value={master.broker} testId="text-master-broker" />
+          <DetailRow label="Balance" value={formatMoney(master.balance, master.currency)} testId="text-master-balance" />
+          <DetailRow label="Equity" value={formatMoney(master.equity, master.currency)} testId="text-master-equity" />
+          {master.server ? <DetailRow label="Server" value={master.server} testId="text-master-server" /> : null}
+          {master.login ? <DetailRow label="Login" value={master.login} testId="text-master-login" /> : null}
+        </dl>
+        {connected ? null : (
+          <p className="rounded-md border border-dashed p-3 text-sm text-muted-foreground" data-testid="text-waiting-ea">
+            Waiting for Master EA connection...
+          </p>
+        )}
+      </CardContent>
+      <CardFooter className="justify-end">
+        <ConfirmDialog
+          title="Delete Account"
+          description="Are you sure you want to delete this master account? This action cannot be undone."
+          confirmLabel="Delete"
+          destructive
+          onConfirm={() => remove.mutate(master.id)}
+          trigger={
+            <Button variant="destructive" size="sm" disabled={remove.isPending} data-testid="button-delete-master">
+              <Trash />
+              Delete Account
+            </Button>
+          }
+        />
+      </CardFooter>
+    </Card>
+  );
+}

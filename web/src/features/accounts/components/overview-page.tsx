@@ -1,0 +1,23 @@
+import { PageHeader } from "@/components/page-header";
+import { useNow } from "@/lib/use-now";
+import { useAccountLiveSync } from "../api/use-account-live-sync";
+import { LiveStatus } from "./live-status";
+import { OverviewMasterCard } from "./overview-master-card";
+import { OverviewSlaveGrid } from "./overview-slave-grid";
+
+/** §2 / Overview: live status, master card and slave grid, kept fresh by account events (§4). */
+export function OverviewPage() {
+  useAccountLiveSync();
+  const now = useNow(1000);
+  return (
+    <div className="flex flex-col gap-6" data-testid="page-overview">
+      <PageHeader
+        title="Dashboard Overview"
+        description="Monitor your MT5 to MT4 trade copying in real time"
+        actions={<LiveStatus />}
+      />
+      <OverviewMasterCard now={now} />
+      <OverviewSlaveGrid now={now} />
+    </div>
+  );
+}

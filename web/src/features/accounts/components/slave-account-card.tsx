@@ -1,0 +1,101 @@
+import type { Account } from "#contract";
+import { Pencil, Power, Trash } from "lucide-react";
+import type { ReactNode } from "react";
+import { AccountStatusBadge } from "@/components/account-status-badge";
+import { ConfirmDialog } from "@/components/confirm-dialog";
+import { DetailRow } from "@/components/detail-row";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { formatDate, formatRelativeTime, formatUsd } from "@/lib/format";
+
+export interface SlaveAccountCardProps {
+  account: Account;
+  /** Position in the list, for the 'Slave Account #n' fallback title. */
+  index: number;
+  now: number;
+  onEdit: (account: Account) => void;
+  onToggleStatus: (account: Account) => void;
+  onDelete: (account: Account) => void;
+  /** A status change of this account is in flight. */
+  toggling: boolean;
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="flex flex-col gap-2 rounded-md border bg-muted/30 p-3">
+      <h4 className="text-xs font-semibold tracking-wider text-muted-foreground uppercase">{title}</h4>
+      <dl className="flex flex-col gap-1.5">{children}</dl>
+    </section>
+  );
+}
+
+/**
+ * §2 /slaves card: title, broker, status badge, Edit / Disable|Enable / Delete, and the four
+ * sections Account Details, Account Balance, Connection and Settings.
+ */
+export function SlaveAccountCard({ account, index, now, onEdit, onToggleStatus, onDelete, toggling }: SlaveAccountCardProps) {
+  const id = account.id;
+  return (
+    <Card data-testid={`card-slave-${id}`}>
+      <CardHeader className="flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div className="flex min-w-0 items-start gap-3">
+          <div className="min-w-0">
+            <CardTitle className="truncate text-lg" data-testid={`text-slave-title-${id}`}>
+              {account.alias || `Slave Account #${index + 1}`}
+            </CardTitle>
+            <p className="truncate text-sm text-muted-foreground">{account.broker}</p>
+          </div>
+          <AccountStatusBadge status={account.status} testId={`status-slave-${id}`} />
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" size="sm" onClick={() => onEdit(account)} data-testid={`button-edit-slave-${id}`}>
+            <Pencil />
+            Edit
+          </Button>
+          <Button variant="outline" size="sm" onClick={() => onToggleStatus(account)} disabled={toggling} data-testid={`button-toggle-slave-${id}`}>
+            <Power />
+            {account.status === "active" ? "Disable" : "Enable"}
+          </Button>
+          <ConfirmDialog
+            title="Delete Account"
+            description="Are you sure you want to delete this slave account? This action cannot be undone."
+            confirmLabel="Delete"
+            destructive
+            onConfirm={() => onDelete(account)}
+            trigger={
+              <Button variant="destructive" size="sm" data-testid={`button-delete-slave-${id}`}>
+                <Trash />
+                Delete
+              </Button>
+            }
+          />
+        </div>
+      </CardHeader>
+      <CardContent className="grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
+        <Section title="Account Details">
+          <DetailRow label="Account Number" value={account.accountNumber} testId={`text-account-number-${id}`} />
+          <DetailRow label="Broker" value={account.broker} />
+          <DetailRow label="Platform" value={account.platform} testId={`text-platform-${id}`} />
+        </Section>
+        <Section title="Account Balance">
+          <DetailRow label="Balance" value={formatUsd(account.balance)} testId={`text-balance-${id}`} />
+          <DetailRow label="Equity" value={formatUsd(account.equity)} testId={`text-equity-${id}`} />
+          <DetailRow label="Currency" value={account.currency || "USD"} />
+        </Section>
+        <Section title="Connection">
+          <DetailRow label="Status" value={account.status} />
+          <DetailRow
+            label="Last Heartbeat"
+            value={formatRelativeTime(account.lastHeartbeat, now, { hours: true })}
+            testId={`text-last-heartbeat-${id}`}
+          />
+          <DetailRow label="Created" value={formatDate(account.createdAt)} />
+        </Section>
+        <Section title="Settings">
+          <DetailRow label="Role" value={account.role} />
+          <DetailRow label="Settings" value={account.settings != null ? "Custom" : "Default"} testId={`text-settings-${id}`} />
+        </Section>
+      </CardContent>
+    </Card>
+  );
+}

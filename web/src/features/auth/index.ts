@@ -1,0 +1,3 @@
+export { ForgotPasswordPage } from "./components/forgot-password-page";
+export { LoginPage } from "./components/login-page";
+export { RegisterPage } from "./components/register-page";

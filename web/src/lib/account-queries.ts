@@ -1,0 +1,57 @@
+import type { Account } from "#contract";
+import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
+import { errorStatus, getQueryFn } from "./api-client";
+
+/**
+ * Account queries shared by every screen that lists accounts (§7). Keys are the request URL, as
+ * the default query function joins key parts with "/".
+ */
+export const accountKeys = {
+  all: ["/api/accounts"] as const,
+  master: ["/api/accounts/master"] as const,
+  slaves: ["/api/accounts/slaves"] as const,
+};
+
+const fetchOrThrow = getQueryFn<Account>({ on401: "throw" });
+
+/**
+ * GET /api/accounts/master — the master or null. §7: retried up to 3 times except on 404, and
+ * never an error for the screen: a 404 (no master) resolves to null.
+ */
+export const masterAccountQuery = queryOptions<Account | null, Error>({
+  queryKey: accountKeys.master,
+  queryFn: async (context) => {
+    try {
+      return await fetchOrThrow(context);
+    } catch (error) {
+      if (errorStatus(error) === 404) return null;
+      throw error;
+    }
+  },
+  retry: (failureCount, error) => failureCount < 3 && !error.message.includes("404"),
+});
+
+/** GET /api/accounts/slaves. */
+export const slaveAccountsQuery = queryOptions<Account[]>({ queryKey: accountKeys.slaves });
+
+/** GET /api/accounts (master and slaves). */
+export const accountsQuery = queryOptions<Account[]>({ queryKey: accountKeys.all });
+
+/** The master account; null while loading, when none exists or when the query failed (§7). */
+export function useMasterAccount() {
+  const query = useQuery(masterAccountQuery);
+  return { ...query, master: query.isError ? null : (query.data ?? null) };
+}
+
+/** The slave accounts (empty while loading or on error). */
+export function useSlaveAccounts() {
+  const query = useQuery(slaveAccountsQuery);
+  return { ...query, slaves: query.data ?? [] };
+}
+
+/** Refetches every /api/accounts* query (after panic stop, account changes, live updates). */
+export function invalidateAccountQueries(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({
+    predicate: (query) => typeof query.queryKey[0] === "string" && query.queryKey[0].startsWith("/api/accounts"),
+  });
+}
