@@ -1,0 +1,100 @@
+import type { AlertConfig, CreateAlertConfigRequest } from "#contract";
+import { BellRing, Plus } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { EmptyState } from "@/components/empty-state";
+import { PageHeader } from "@/components/page-header";
+import { Button } from "@/components/ui/button";
+import { useAlertConfigs, useCreateAlertConfig, useDeleteAlertConfig, useTestAlertConfig, useUpdateAlertConfig } from "../api/alert-configs";
+import { alertToForm, emptyAlertForm } from "../lib/alert-form";
+import { AlertFormPanel } from "./alert-form-panel";
+import { AlertRow } from "./alert-row";
+
+/** §4 form state: closed, create mode, or edit mode of one configuration. */
+type Editor = { mode: "create" } | { mode: "edit"; id: string } | null;
+
+/**
+ * §2 /alerts Alert Management: the configuration list ('Loading alert configurations...', the
+ * empty state) with 'Add Alert' and a side form for create or edit.
+ */
+export function AlertsPage() {
+  const { configs, isLoading, isError, refetch } = useAlertConfigs();
+  const create = useCreateAlertConfig();
+  const update = useUpdateAlertConfig();
+  const test = useTestAlertConfig();
+  const remove = useDeleteAlertConfig();
+  const [editor, setEditor] = useState<Editor>(null);
+  const formRef = useRef<HTMLDivElement>(null);
+
+  const editing = editor?.mode === "edit" ? configs.find((c) => c.id === editor.id) : undefined;
+  // An edited configuration that disappears (deleted) closes the form.
+  const open = editor?.mode === "create" || editing !== undefined;
+
+  useEffect(() => {
+    if (open) formRef.current?.scrollIntoView?.({ block: "nearest", behavior: "smooth" });
+  }, [open, editor]);
+
+  const save = async (request: CreateAlertConfigRequest) => {
+    if (editing) await update.mutateAsync({ id: editing.id, body: request });
+    else await create.mutateAsync(request);
+    setEditor(null);
+  };
+
+  const rowBusy = (id: string, mutation: { isPending: boolean; variables?: AlertConfig | { id: string } }) => mutation.isPending && mutation.variables?.id === id;
+
+  return (
+    <div className="flex flex-col gap-6" data-testid="page-alerts">
+      <PageHeader
+        title="Alert Management"
+        description="Configure notifications for copy failures, disconnects and risk events"
+        actions={
+          <Button onClick={() => setEditor({ mode: "create" })} data-testid="button-add-alert">
+            <Plus />
+            Add Alert
+          </Button>
+        }
+      />
+      <div className={open ? "grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_24rem]" : "flex flex-col"}>
+        <section aria-label="Alert configurations" className="order-2 min-w-0 lg:order-1">
+          {isLoading ? (
+            <p className="py-6 text-center text-sm text-muted-foreground" data-testid="text-loading-alerts">
+              Loading alert configurations...
+            </p>
+          ) : isError ? (
+            <EmptyState icon={BellRing} title="Failed to load alert configurations." action={<Button variant="outline" onClick={() => void refetch()}>Try again</Button>} />
+          ) : configs.length === 0 ? (
+            <EmptyState icon={BellRing} title="No alert configurations found. Create your first alert to get started." testId="empty-alerts" />
+          ) : (
+            <ul className="flex flex-col divide-y rounded-lg border bg-card" aria-label="Alert configurations">
+              {configs.map((config) => (
+                <AlertRow
+                  key={config.id}
+                  config={config}
+                  editing={editing?.id === config.id}
+                  testing={rowBusy(config.id, test)}
+                  toggling={rowBusy(config.id, update)}
+                  deleting={rowBusy(config.id, remove)}
+                  onTest={() => test.mutate(config)}
+                  onEdit={() => setEditor({ mode: "edit", id: config.id })}
+                  onToggle={(enabled) => update.mutate({ id: config.id, body: { enabled } })}
+                  onDelete={() => remove.mutate(config)}
+                />
+              ))}
+            </ul>
+          )}
+        </section>
+        {open ? (
+          <div ref={formRef} className="order-1 scroll-mt-4 lg:sticky lg:top-4 lg:order-2">
+            <AlertFormPanel
+              key={editing ? `edit-${editing.id}` : "create"}
+              mode={editing ? "edit" : "create"}
+              initialValues={editing ? alertToForm(editing) : emptyAlertForm()}
+              pending={editing ? update.isPending : create.isPending}
+              onSubmit={save}
+              onCancel={() => setEditor(null)}
+            />
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { AlertsPage } from "./components/alerts-page";

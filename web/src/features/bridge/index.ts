@@ -1,0 +1,1 @@
+export { BridgePage } from "./components/bridge-page";

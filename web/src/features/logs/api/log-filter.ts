@@ -1,0 +1,85 @@
+/**
+ * Audit log filter → server query — spec §2 /logs (All / Trade / System / Error Events, empty
+ * states), §3 Audit log. Filtering and keyset paging happen on the server.
+ */
+import type { AuditCategory, AuditLevel, AuditLog } from "#contract";
+
+export const LOG_FILTERS = ["all", "trade", "system", "error"] as const;
+export type LogFilter = (typeof LOG_FILTERS)[number];
+
+/** §2 filter selector labels. */
+export const LOG_FILTER_LABELS: Record<LogFilter, string> = {
+  all: "All Events",
+  trade: "Trade Events",
+  system: "System Events",
+  error: "Error Events",
+};
+
+/** Logs per page (the server's default `limit`). */
+export const LOG_PAGE_SIZE = 100;
+
+export interface LogFilterQuery {
+  type?: AuditCategory;
+  level?: AuditLevel;
+}
+
+/** all → no filter; trade / system → `type`; error → `level=error`. */
+export function logFilterQuery(filter: LogFilter): LogFilterQuery {
+  switch (filter) {
+    case "all":
+      return {};
+    case "trade":
+    case "system":
+      return { type: filter };
+    case "error":
+      return { level: "error" };
+  }
+}
+
+function withParams(path: string, params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) search.set(key, String(value));
+  const query = search.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+/** GET /api/audit-logs for one page: newest first, older than `before` when given. */
+export function auditLogsUrl(filter: LogFilter, before?: string | null, limit = LOG_PAGE_SIZE): string {
+  const { type, level } = logFilterQuery(filter);
+  return withParams("/api/audit-logs", { level, type, before: before ?? undefined, limit });
+}
+
+export type ExportFormat = "csv" | "json";
+
+/** GET /api/audit-logs/export with the same filter as the list. */
+export function auditExportUrl(format: ExportFormat, filter: LogFilter): string {
+  const { type, level } = logFilterQuery(filter);
+  return withParams("/api/audit-logs/export", { format, level, type });
+}
+
+/** Whether a log belongs in the list shown for `filter` (for entries merged in client-side). */
+export function matchesLogFilter(log: AuditLog, filter: LogFilter): boolean {
+  const { type, level } = logFilterQuery(filter);
+  return (type === undefined || log.category === type) && (level === undefined || log.level === level);
+}
+
+/** §2 empty states: 'No audit logs available' for all, otherwise 'No {filter} events found'. */
+export function emptyLogsMessage(filter: LogFilter): string {
+  return filter === "all" ? "No audit logs available" : `No ${filter} events found`;
+}
+
+/** The file name of a `content-disposition: attachment; filename="…"` header, or `fallback`. */
+export function filenameFromDisposition(header: string | null, fallback: string): string {
+  if (!header) return fallback;
+  const encoded = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(header);
+  if (encoded?.[1]) {
+    try {
+      return decodeURIComponent(encoded[1].trim().replace(/^"|"$/g, ""));
+    } catch {
+      // Malformed encoding: try the plain parameter.
+    }
+  }
+  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(header);
+  const name = (plain?.[2] ?? plain?.[1] ?? "").trim();
+  return name || fallback;
+}

@@ -1,0 +1,58 @@
+import type { AuditLevel, AuditLog } from "#contract";
+import { CircleX, Info, type LucideIcon, TriangleAlert } from "lucide-react";
+import { memo } from "react";
+import { Badge, type BadgeVariant } from "@/components/ui/badge";
+import { cn } from "@/lib/utils";
+import { formatLogTime, formatMetadata, shortId } from "../api/log-format";
+
+const LEVEL_STYLE: Record<AuditLevel, { icon: LucideIcon; tone: string; badge: BadgeVariant }> = {
+  info: { icon: Info, tone: "text-info", badge: "info" },
+  warning: { icon: TriangleAlert, tone: "text-warning", badge: "warning" },
+  error: { icon: CircleX, tone: "text-destructive", badge: "destructive" },
+};
+
+/**
+ * §2 /logs entry: level icon, message, time, source, level, the last 8 characters of the account
+ * and signal ids when present, and metadata as formatted JSON. Off-screen entries skip layout
+ * and paint (content-visibility), so long lists stay fast.
+ */
+export const LogEntry = memo(function LogEntry({ log }: { log: AuditLog }) {
+  const style = LEVEL_STYLE[log.level];
+  const Icon = style.icon;
+  const metadata = formatMetadata(log.metadata);
+  return (
+    <li
+      className="flex gap-3 px-4 py-3 [contain-intrinsic-size:auto_6rem] [content-visibility:auto]"
+      data-testid={`log-${log.id}`}
+      data-level={log.level}
+      data-category={log.category}
+    >
+      <Icon className={cn("mt-0.5 size-5 shrink-0", style.tone)} aria-label={log.level} role="img" />
+      <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+        <div className="flex flex-col gap-1 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
+          <p className="min-w-0 text-sm font-medium break-words">{log.message}</p>
+          <time dateTime={log.createdAt} className="shrink-0 text-xs text-muted-foreground tabular">
+            {formatLogTime(log.createdAt)}
+          </time>
+        </div>
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
+          <Badge variant="outline">{log.source}</Badge>
+          <Badge variant={style.badge}>{log.level}</Badge>
+          {log.accountId ? (
+            <span>
+              Account: <span className="font-mono text-foreground">{shortId(log.accountId)}</span>
+            </span>
+          ) : null}
+          {log.signalId ? (
+            <span>
+              Signal: <span className="font-mono text-foreground">{shortId(log.signalId)}</span>
+            </span>
+          ) : null}
+        </div>
+        {metadata ? (
+          <pre className="max-h-64 overflow-auto rounded-md border bg-muted/50 p-2 font-mono text-xs whitespace-pre-wrap break-all">{metadata}</pre>
+        ) : null}
+      </div>
+    </li>
+  );
+});

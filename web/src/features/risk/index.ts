@@ -1,0 +1,1 @@
+export { RiskPage } from "./components/risk-page";

@@ -1,0 +1,71 @@
+import type { Execution, Signal } from "#contract";
+import { memo, useMemo } from "react";
+import { Badge } from "@/components/ui/badge";
+import { cn } from "@/lib/utils";
+import { summarizeSignalExecutions } from "../lib/execution-summary";
+import { formatLots, formatTradeTime } from "../lib/trade-text";
+import { ExecutionLines } from "./execution-lines";
+
+export interface SignalRowProps {
+  signal: Signal;
+  /** This signal's executions (from the index by signal id). */
+  executions: readonly Execution[] | undefined;
+  slaveLabels: ReadonlyMap<string, string>;
+  /** Slave tab: show only this account's execution lines. */
+  onlySlaveId?: string;
+}
+
+/**
+ * §2 active signal: side colour dot (green BUY, red otherwise), symbol, side, volume and price,
+ * order type badge, ACTIVE badge, opened time, 'Executed on X/Y slaves' and the slave lines.
+ */
+export const SignalRow = memo(function SignalRow({ signal, executions, slaveLabels, onlySlaveId }: SignalRowProps) {
+  const summary = useMemo(() => summarizeSignalExecutions(executions), [executions]);
+  const buy = signal.side === "BUY";
+  const remaining = Number(signal.volume);
+  const partiallyClosed = remaining < Number(signal.openVolume);
+  return (
+    <article
+      className="flex flex-col gap-3 rounded-lg border bg-card p-4 text-card-foreground shadow-sm"
+      aria-label={`${signal.symbol} ${signal.side} ${formatLots(signal.volume)}`}
+      data-testid={`signal-${signal.id}`}
+    >
+      <div className="flex flex-col gap-1.5 sm:flex-row sm:items-start sm:justify-between sm:gap-3">
+        <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
+          <span className={cn("size-2.5 shrink-0 rounded-full", buy ? "bg-success" : "bg-destructive")} aria-hidden="true" />
+          <span className="font-semibold" data-testid={`text-symbol-${signal.id}`}>
+            {signal.symbol}
+          </span>
+          <span className={cn("text-sm font-semibold", buy ? "text-success" : "text-destructive")}>{signal.side}</span>
+          <span className="text-sm tabular" data-testid={`text-volume-price-${signal.id}`}>
+            {formatLots(signal.volume)} @ {signal.price}
+          </span>
+          <Badge variant="outline">{signal.orderType}</Badge>
+          <Badge variant="success">ACTIVE</Badge>
+        </div>
+        <span className="shrink-0 text-xs text-muted-foreground tabular" title={signal.openedAt}>
+          Opened {formatTradeTime(signal.openedAt)}
+        </span>
+      </div>
+      {signal.sl || signal.tp || partiallyClosed ? (
+        <p className="-mt-1.5 flex flex-wrap gap-x-3 text-xs text-muted-foreground tabular">
+          {signal.sl ? <span>SL {signal.sl}</span> : null}
+          {signal.tp ? <span>TP {signal.tp}</span> : null}
+          {partiallyClosed ? (
+            <span>
+              {remaining === 0
+                ? `Closed on master (opened ${formatLots(signal.openVolume)} lots), closing on slaves`
+                : `Opened with ${formatLots(signal.openVolume)} lots`}
+            </span>
+          ) : null}
+        </p>
+      ) : null}
+      <div className="flex flex-col gap-2 border-t pt-3">
+        <p className="text-xs font-medium text-muted-foreground" data-testid={`text-executed-${signal.id}`}>
+          Executed on {summary.executed}/{summary.total} slaves
+        </p>
+        <ExecutionLines summary={summary} masterSymbol={signal.symbol} slaveLabels={slaveLabels} onlySlaveId={onlySlaveId} />
+      </div>
+    </article>
+  );
+});
