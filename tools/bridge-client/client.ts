@@ -1,0 +1,120 @@
+/**
+ * A terminal-side client of the signed bridge protocol, used by the simulator, the benchmark and
+ * the integration tests. Speaks only HTTP (keep-alive) — no shortcut into the server.
+ */
+import { randomBytes } from "node:crypto";
+import { Agent, request } from "undici";
+import type {
+  ExecutionReportInput,
+  ExecutionReportResponse,
+  HeartbeatResponse,
+  MasterHeartbeat,
+  SignalAccepted,
+  SignalEventInput,
+  SlaveHeartbeat,
+  SlaveHeartbeatResponse,
+  SlavePollInput,
+  SlavePollResponse,
+} from "#contract";
+import { signedHeaders } from "./sign.ts";
+
+export interface BridgeCredentials {
+  apiKey: string;
+  secret: string;
+}
+
+export interface BridgeResponse<T> {
+  status: number;
+  body: T;
+}
+
+export class BridgeHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    path: string,
+  ) {
+    super(`${path} answered ${status}: ${JSON.stringify(body)}`);
+  }
+}
+
+const SIGNAL_PATHS = {
+  OPEN: "/v1/master/signal/open",
+  MODIFY: "/v1/master/signal/modify",
+  CLOSE: "/v1/master/signal/close",
+  PENDING_OPEN: "/v1/master/signal/pending/open",
+  PENDING_MODIFY: "/v1/master/signal/pending/modify",
+  PENDING_CANCEL: "/v1/master/signal/pending/cancel",
+} as const;
+
+export class BridgeClient {
+  private readonly agent: Agent;
+
+  constructor(
+    readonly baseUrl: string,
+    readonly creds: BridgeCredentials,
+    opts: { connections?: number } = {},
+  ) {
+    this.agent = new Agent({ connections: opts.connections ?? 4, keepAliveTimeout: 30_000, bodyTimeout: 60_000, headersTimeout: 60_000 });
+  }
+
+  /** Signs and POSTs `body` (serialised once; the same bytes are signed and sent). */
+  async post<T>(path: string, body: unknown, ts?: number): Promise<BridgeResponse<T>> {
+    const text = JSON.stringify(body);
+    const res = await request(this.baseUrl + path, {
+      method: "POST",
+      dispatcher: this.agent,
+      headers: { "content-type": "application/json", ...signedHeaders(this.creds.apiKey, this.creds.secret, "POST", path, text, ts) },
+      body: text,
+    });
+    const raw = await res.body.text();
+    return { status: res.statusCode, body: (raw ? JSON.parse(raw) : null) as T };
+  }
+
+  /** Like post() but throws BridgeHttpError on a non-2xx answer. */
+  async postOk<T>(path: string, body: unknown): Promise<T> {
+    const res = await this.post<T>(path, body);
+    if (res.status < 200 || res.status > 299) throw new BridgeHttpError(res.status, res.body, path);
+    return res.body;
+  }
+
+  masterHeartbeat(body: MasterHeartbeat) {
+    return this.postOk<HeartbeatResponse>("/v1/master/heartbeat", withNonce(body));
+  }
+
+  /** Sends a master signal event to the endpoint of its `type`. */
+  signal(event: SignalEventInput) {
+    return this.post<SignalAccepted>(SIGNAL_PATHS[event.type], event);
+  }
+
+  slaveHeartbeat(body: SlaveHeartbeat) {
+    return this.postOk<SlaveHeartbeatResponse>("/v1/slave/heartbeat", withNonce(body));
+  }
+
+  poll(body: SlavePollInput) {
+    return this.postOk<SlavePollResponse>("/v1/slave/orders/poll", withNonce(body));
+  }
+
+  report(body: ExecutionReportInput) {
+    return this.postOk<ExecutionReportResponse>("/v1/slave/execution/report", withNonce(body));
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  /** Closes at once, aborting requests in flight (e.g. parked long-polls). */
+  async destroy(): Promise<void> {
+    await this.agent.destroy();
+  }
+}
+
+/**
+ * Non-signal requests are replay-protected by signature, so two identical bodies in one second
+ * would collide: give each a nonce unless the caller chose one (docs/bridge-protocol.md §2).
+ */
+function withNonce<T extends { nonce?: string | undefined }>(body: T): T {
+  return body.nonce ? body : { ...body, nonce: randomBytes(6).toString("hex") };
+}
+
+export { SIGNAL_PATHS };

@@ -1,0 +1,246 @@
+/**
+ * A simulated slave EA: heartbeats every 5 s, long-polls its orders (docs/bridge-protocol.md
+ * §6.2), executes them one at a time in the order received with a broker latency, and reports
+ * every outcome — re-reporting instead of re-trading when an order is delivered again.
+ */
+import type { SlaveConfig, SlaveHeartbeatResponse, SlaveOrder, SlavePollResponse } from "#contract";
+import { BridgeHttpError, type BridgeClient } from "../bridge-client/client.ts";
+import type { PositionBook, Report } from "./position-book.ts";
+import type { PriceFeed } from "./price-feed.ts";
+import type { Rng } from "./random.ts";
+import type { SimStats } from "./stats.ts";
+import { debouncedSaver, describeError, sleep, type Logger } from "./util.ts";
+import { describeOrder, describeReport } from "./describe.ts";
+import type { PollChannel } from "./poll-channel.ts";
+import { saveBookState } from "./book-state.ts";
+
+export interface SlaveEaOptions {
+  /** Label in logs, e.g. "slave-1". */
+  name: string;
+  client: BridgeClient;
+  /** Long-poll connection (abortable), separate from `client`. */
+  pollChannel: PollChannel;
+  book: PositionBook;
+  feed: PriceFeed;
+  rng: Rng;
+  stats: SimStats;
+  log: Logger;
+  login: string;
+  server: string;
+  currency: string;
+  /** For an unbound SLAVE key: the account every body names. */
+  accountId?: string | undefined;
+  /** Broker execution delay range, ms. */
+  latencyMs: readonly [number, number];
+  heartbeatMs?: number;
+  /** Long-poll hold, ms (≤ 25000). */
+  pollWaitMs?: number;
+  /** Probability (0–1) of "losing" an order's report, so the bridge redelivers the order. */
+  chaos?: number;
+  /** File the book is saved to (at most once a second, and on stop); none: nothing survives a restart. */
+  statePath?: string | undefined;
+}
+
+type Task = { kind: "order"; order: SlaveOrder } | { kind: "report"; report: Report; origin?: SlaveOrder };
+
+export class SlaveEa {
+  private config: SlaveConfig | null = null;
+  private readonly abort = new AbortController();
+  private readonly tasks: Task[] = [];
+  private readonly inQueue = new Set<string>();
+  private busy = false;
+  private wake: (() => void) | undefined;
+  private loops: Promise<void>[] = [];
+  private unsubscribe: (() => void) | undefined;
+  private lastPollWarning = 0;
+  private draining = false;
+  /** Aborts the poll in flight (to restart it with a short wait when draining). */
+  private pollCtl: AbortController | undefined;
+  private readonly saver: ReturnType<typeof debouncedSaver>;
+
+  constructor(private readonly o: SlaveEaOptions) {
+    const path = o.statePath;
+    this.saver = debouncedSaver(
+      path ? () => saveBookState(path, o.book.state) : undefined,
+      (err) => o.log.warn(o.name, `cannot save state to ${path}: ${describeError(err)}`),
+    );
+  }
+
+  start(): void {
+    this.unsubscribe = this.o.feed.onTick(() => {
+      for (const report of this.o.book.checkTriggers()) this.push({ kind: "report", report });
+    });
+    this.loops = [this.heartbeatLoop(), this.pollLoop(), this.workLoop()];
+  }
+
+  /**
+   * Waits until nothing is queued locally and the bridge holds no order for this account
+   * (heartbeat `pendingOrders` 0), or `timeoutMs` passes. Returns whether it drained.
+   */
+  async drain(timeoutMs: number): Promise<boolean> {
+    const started = Date.now();
+    while (Date.now() < started + timeoutMs) {
+      if (!this.tasks.length && !this.busy && (await this.heartbeat())?.pendingOrders === 0) return true;
+      if (!this.draining && Date.now() - started > 3000) {
+        // Orders still pending after 3 s wait for their lease to run out, and such an order is
+        // only handed out when a poll starts (the embedded database does not re-check parked
+        // polls): switch to short polls. Not earlier, as an aborted poll's answer would be lost.
+        this.draining = true;
+        this.pollCtl?.abort();
+      }
+      await sleep(500);
+    }
+    return false;
+  }
+
+  /** Stops every loop; an unfinished long poll is abandoned (its orders come back on the next start). */
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+    this.abort.abort();
+    this.wake?.();
+    await Promise.all(this.loops);
+    this.saver.now();
+    await Promise.all([this.o.pollChannel.close(), this.o.client.close()]);
+  }
+
+  /** Sends one heartbeat and keeps the config it answers; throws on failure. */
+  async heartbeatOrThrow(): Promise<SlaveHeartbeatResponse> {
+    const { book } = this.o;
+    const res = await this.o.client.slaveHeartbeat({
+      ...this.selector(),
+      login: this.o.login,
+      server: this.o.server,
+      balance: book.balance.toFixed(2),
+      equity: book.equity().toFixed(2),
+      currency: this.o.currency,
+      status: "active",
+    });
+    this.config = res.config;
+    this.o.stats.heartbeats++;
+    return res;
+  }
+
+  private async heartbeat(): Promise<SlaveHeartbeatResponse | undefined> {
+    try {
+      return await this.heartbeatOrThrow();
+    } catch (err) {
+      this.o.stats.heartbeatsFailed++;
+      this.o.log.warn(this.o.name, `heartbeat failed: ${describeError(err)}`);
+      return undefined;
+    }
+  }
+
+  private async heartbeatLoop(): Promise<void> {
+    while (!this.abort.signal.aborted) {
+      await this.heartbeat();
+      await sleep(this.o.heartbeatMs ?? 5000, this.abort.signal);
+    }
+  }
+
+  private async pollLoop(): Promise<void> {
+    let redeliver = true;
+    let nonce = 0;
+    const { signal } = this.abort;
+    while (!signal.aborted) {
+      try {
+        this.pollCtl = new AbortController();
+        const res = await this.o.pollChannel.poll(
+          { ...this.selector(), waitMs: this.draining ? 1000 : (this.o.pollWaitMs ?? 25_000), limit: 100, redeliver, nonce: `${this.o.name}-${++nonce}` },
+          AbortSignal.any([signal, this.pollCtl.signal]),
+        );
+        redeliver = false;
+        this.accept(res);
+      } catch (err) {
+        if (signal.aborted) return;
+        if (this.pollCtl?.signal.aborted) continue;
+        this.o.stats.pollErrors++;
+        // A failed poll is a reconnect: ask for orders handed out but never reported.
+        redeliver = true;
+        if (Date.now() - this.lastPollWarning > 10_000) this.o.log.warn(this.o.name, `poll failed: ${describeError(err)}`);
+        this.lastPollWarning = Date.now();
+        await sleep(1000 + this.o.rng.int(0, 1000), signal);
+      }
+    }
+  }
+
+  private accept(res: SlavePollResponse): void {
+    this.config = res.config;
+    for (const order of res.orders) {
+      if (this.inQueue.has(order.orderId)) continue;
+      if (!this.o.book.hasExecuted(order.orderId)) this.o.stats.ordersReceived++;
+      this.inQueue.add(order.orderId);
+      this.push({ kind: "order", order });
+    }
+  }
+
+  private push(task: Task): void {
+    this.tasks.push(task);
+    this.wake?.();
+  }
+
+  private async workLoop(): Promise<void> {
+    for (;;) {
+      const task = this.tasks.shift();
+      if (!task) {
+        if (this.abort.signal.aborted) return;
+        await new Promise<void>((resolve) => (this.wake = resolve));
+        continue;
+      }
+      this.busy = true;
+      try {
+        if (task.kind === "order") await this.execute(task.order);
+        else await this.report(task.report, task.origin);
+      } finally {
+        this.busy = false;
+        this.saver.soon();
+      }
+    }
+  }
+
+  private async execute(order: SlaveOrder): Promise<void> {
+    const { book, rng, latencyMs } = this.o;
+    if (!book.hasExecuted(order.orderId)) await sleep(rng.int(latencyMs[0], latencyMs[1]));
+    const { reports, duplicate } = book.execute(order, this.config);
+    if (duplicate) this.o.stats.redelivered++;
+    for (const report of reports) {
+      // A CLOSE of a not-yet-triggered pending order also reports the trigger of its PENDING_OPEN.
+      await this.report(report, report.orderId === order.orderId ? order : undefined, duplicate);
+    }
+    this.inQueue.delete(order.orderId);
+  }
+
+  /** Reports one outcome; retries transport failures and 5xx in a later second (a new signature). */
+  private async report(report: Report, origin?: SlaveOrder, redelivery = false): Promise<void> {
+    const { client, stats, log, name } = this.o;
+    if (origin && !redelivery && this.o.rng.chance(this.o.chaos ?? 0)) {
+      // Chaos: the trade is done but its report never leaves; the bridge must redeliver the order.
+      stats.reportsDropped++;
+      log.event(name, `${describeOrder(origin)} → ${describeReport(report, origin)} (report dropped on purpose: expect a redelivery)`);
+      return;
+    }
+    for (let attempt = 1; attempt <= 6; attempt++) {
+      try {
+        const res = await client.report({ ...this.selector(), ...report });
+        if (!res.duplicate) stats.countReport(report.status);
+        // Only first deliveries: a redelivered order's age says nothing about execution speed.
+        if (origin && !redelivery && origin.deliveryCount === 1) stats.orderLatency.add(Date.now() - origin.createdAtMs);
+        const note = redelivery ? " (redelivered: re-reported, not traded again)" : res.duplicate ? " (duplicate)" : "";
+        const line = `${origin ? describeOrder(origin) : `trigger of order ${report.orderId.slice(0, 8)}`} → ${describeReport(report, origin)}${note}`;
+        log.event(name, line);
+        return;
+      } catch (err) {
+        const retryable = !(err instanceof BridgeHttpError) || err.status >= 500 || err.status === 429 || (err.status === 409 && (err.body as { code?: string }).code === "replayed");
+        if (!retryable || attempt === 6) {
+          stats.reportsFailed++;
+          log.warn(name, `report ${report.status} of order ${report.orderId} failed: ${describeError(err)}`);
+          return;
+        }
+        await sleep(1100 * attempt);
+      }
+    }
+  }
+
+  private selector(): { accountId?: string } {
+    return this.o.accountId ? { accountId: this.o.accountId } : {};
+  }
+}
