@@ -1,0 +1,65 @@
+/**
+ * Runs the real server as a child process (`node --import tsx server/main.ts`) on a free port, the
+ * way `npm start` does, and stops it. Integration and browser suites talk to it over HTTP/WS only.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  /** Log lines printed so far (JSON lines from pino). */
+  output: string[];
+  /** Sends a signal to the process (SIGKILL simulates a crash; follow with stop()). */
+  kill(signal: NodeJS.Signals): void;
+  stop(): Promise<void>;
+}
+
+export async function startServer(env: Record<string, string | undefined>): Promise<RunningServer> {
+  // CB_SERVER_NODE_ARGS lets a benchmark add e.g. --cpu-prof to the server process only.
+  const extra = process.env.CB_SERVER_NODE_ARGS ? process.env.CB_SERVER_NODE_ARGS.split(" ") : [];
+  const child: ChildProcess = spawn(process.execPath, [...extra, "--import", "tsx", "server/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: "test", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output.join("\n")}`)), 60_000);
+    const onLine = (chunk: Buffer) => {
+      for (const line of chunk.toString().split("\n")) {
+        if (!line) continue;
+        output.push(line);
+        const m = /CopyBridge listening on (http:\/\/[^\s"]+)/.exec(line);
+        if (m?.[1]) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      }
+    };
+    child.stdout?.on("data", onLine);
+    child.stderr?.on("data", onLine);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output.join("\n")}`));
+    });
+  });
+  const port = Number(new URL(url).port);
+  return {
+    url,
+    port,
+    output,
+    kill: (signal) => {
+      child.kill(signal);
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+      }),
+  };
+}
