@@ -418,7 +418,7 @@ describe.each(databaseKinds())("trading screens on %s", (kind) => {
     const polls = calls.of("GET", "/api/bridge/stats", pollMark).map((c) => c.at);
     const gaps = polls.slice(1).map((at, i) => at - polls[i]!);
     for (const gap of gaps) expect(gap).toBeGreaterThan(1_500);
-    for (const gap of gaps) expect(gap).toBeLessThan(3_500);
+    for (const gap of gaps) expect(gap).toBeLessThan(4_500); // a loaded CI machine may fire late
 
     // Testing tab: the new key signs a heartbeat (200) and an open (201).
     await page.getByTestId("tab-testing").click();

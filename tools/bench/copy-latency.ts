@@ -5,6 +5,8 @@
  * request, the outbox commit and the delivery). Events alternate OPEN and CLOSE of one ticket;
  * slaves report every order (filled / closed) as an EA would, concurrently with polling; the next
  * event is sent once those reports are done and `gapMs` has passed (latency, not a backlog).
+ * `afterAck` measures the same arrivals from the moment the master received its 201 (the signal
+ * accepted and durable): negative when the order reached the slave before the master's answer.
  */
 import { performance } from "node:perf_hooks";
 import type { SlaveOrder } from "#contract";
@@ -22,6 +24,8 @@ export interface CopyRun {
   latencies: number[];
   /** ms from sending the master POST to its 201, warm-up excluded. */
   acks: number[];
+  /** ms, one per (event, slave): arrival at the slave − the master's 201 arriving; may be < 0. */
+  afterAck: number[];
   lost: number;
   duplicates: number;
 }
@@ -38,6 +42,8 @@ export async function runCopyLatency(db: DbKind, slaves: number, events: number,
   const waiters = new Map<string, () => void>();
   const latencies: number[] = [];
   const acks: number[] = [];
+  const afterAck: number[] = [];
+  const arrivals = new Map<string, number[]>(); // event key → arrival times, for afterAck
   let duplicates = 0;
   let running = true;
   const reports = new Set<Promise<unknown>>();
@@ -52,7 +58,10 @@ export async function runCopyLatency(db: DbKind, slaves: number, events: number,
       seen.add(o.orderId);
       const key = `${o.action}:${o.masterTicket}`;
       const start = sentAt.get(key);
-      if (start !== undefined && Number(o.masterTicket) > WARMUP) latencies.push(now - start);
+      if (start !== undefined && Number(o.masterTicket) > WARMUP) {
+        latencies.push(now - start);
+        arrivals.set(key, [...(arrivals.get(key) ?? []), now]);
+      }
       const n = (received.get(key) ?? 0) + 1;
       received.set(key, n);
       if (n === slaves) waiters.get(key)?.();
@@ -96,8 +105,11 @@ export async function runCopyLatency(db: DbKind, slaves: number, events: number,
     sentAt.set(key, t0);
     const res = await bridge.master.signal(masterEvent(type, { ticket, volume: 1, price: 1.08456 }));
     if (res.status !== 201) throw new Error(`signal ${key} answered ${res.status}: ${JSON.stringify(res.body)}`);
-    if (ticket > WARMUP) acks.push(performance.now() - t0);
+    const ackAt = performance.now();
+    if (ticket > WARMUP) acks.push(ackAt - t0);
     if (!(await all)) lost += slaves - (received.get(key) ?? 0);
+    for (const at of arrivals.get(key) ?? []) afterAck.push(at - ackAt);
+    arrivals.delete(key);
     waiters.delete(key);
     // Measure each event on its own: let the reports finish and the re-polls park again.
     await Promise.all([...reports]);
@@ -110,5 +122,5 @@ export async function runCopyLatency(db: DbKind, slaves: number, events: number,
   await Promise.allSettled(loops);
   await server.stop();
   await database.drop();
-  return { db, slaves, events, latencies, acks, lost, duplicates };
+  return { db, slaves, events, latencies, acks, afterAck, lost, duplicates };
 }

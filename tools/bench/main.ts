@@ -70,7 +70,7 @@ async function auditBench(): Promise<string> {
 async function copyBench(): Promise<string> {
   const rows: string[] = [];
   const baseline = await baselineRoundTrips(2000);
-  const baseRow = `| node:http POST round trip (baseline) | – | – | ${baseline.length} | – | ${ms(percentile(baseline, 50))} | ${ms(percentile(baseline, 99))} | – | – |`;
+  const baseRow = `| node:http POST round trip (baseline) | – | – | ${baseline.length} | – | ${ms(percentile(baseline, 50))} | ${ms(percentile(baseline, 99))} | – | – | – | – |`;
   console.info(baseRow);
 
   const runs: CopyRun[] = [];
@@ -81,15 +81,15 @@ async function copyBench(): Promise<string> {
       const gap = n >= 100 ? 50 : 20;
       const run = await runCopyLatency(db, n, count, gap);
       runs.push(run);
-      const row = `| copy: ${db} | ${n} | ${run.events} | ${run.latencies.length} | ${run.lost} | ${ms(percentile(run.latencies, 50))} | ${ms(percentile(run.latencies, 99))} | ${ms(percentile(run.acks, 50))} | ${ms(percentile(run.acks, 99))} |`;
+      const row = `| copy: ${db} | ${n} | ${run.events} | ${run.latencies.length} | ${run.lost} | ${ms(percentile(run.latencies, 50))} | ${ms(percentile(run.latencies, 99))} | ${ms(percentile(run.acks, 50))} | ${ms(percentile(run.acks, 99))} | ${ms(percentile(run.afterAck, 50))} | ${ms(percentile(run.afterAck, 99))} |`;
       rows.push(row);
       console.info(row);
     }
   }
 
   const table = [
-    "| Measurement | Slaves | Events | Orders measured | Lost | p50 ms | p99 ms | master 201 p50 ms | master 201 p99 ms |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| Measurement | Slaves | Events | Orders measured | Lost | p50 ms | p99 ms | master 201 p50 ms | master 201 p99 ms | after 201 p50 ms | after 201 p99 ms |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
     baseRow,
     ...rows,
   ].join("\n");
@@ -98,7 +98,9 @@ async function copyBench(): Promise<string> {
   const ten = runs.find((r) => r.db === "postgres" && r.slaves === 10);
   if (ten) {
     const p99 = percentile(ten.latencies, 99);
-    console.info(`\nTarget p99 ≤ 5 ms for 10 slaves on PostgreSQL: ${ms(p99)} ms — ${p99 <= 5 && ten.lost === 0 ? "met" : "NOT met"}; orders lost: ${ten.lost}; duplicates: ${ten.duplicates}`);
+    const accepted = percentile(ten.afterAck, 99);
+    const verdict = (v: number) => (v <= 5 && ten.lost === 0 ? "met" : "NOT met");
+    console.info(`\nTarget p99 ≤ 5 ms for 10 slaves on PostgreSQL — from the master's send: ${ms(p99)} ms, ${verdict(p99)}; from its 201: ${ms(accepted)} ms, ${verdict(accepted)}; orders lost: ${ten.lost}; duplicates: ${ten.duplicates}`);
   }
 
   return `${machine}\n\n${table}`;
