@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../support/databases.ts";
-import { masterEvent, nowS, opensslSignature, rawPost, setUpBridge, type BridgeTenant } from "../support/bridge.ts";
+import { createKey, masterEvent, nowS, opensslSignature, rawPost, setUpBridge, type BridgeTenant } from "../support/bridge.ts";
 import { BridgeClient } from "../../tools/bridge-client/client.ts";
 import { Api } from "../support/http.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
@@ -43,6 +43,23 @@ describe.each(databaseKinds())("signal idempotency on %s", (kind) => {
     expect(retry.body).toEqual(first.body);
     expect(await signalsOf("1001")).toHaveLength(1);
     expect(await executionsOf(first.body.signalId)).toHaveLength(2);
+  });
+
+  it("answers 404 while the tenant has no master, and keeps the key usable for the retry", async () => {
+    const other = await signUp(server.url);
+    const key = await createKey(other.api, "MASTER");
+    const client = new BridgeClient(server.url, key);
+    try {
+      const ev = masterEvent("OPEN", { ticket: 1500 });
+      const early = await client.signal(ev);
+      expect(early.status).toBe(404);
+      expect((await other.api.post("/api/accounts", { accountNumber: "50009999", alias: "Late master", broker: "IC Markets", platform: "MT5", role: "MASTER" })).status).toBe(201);
+      const retry = await client.signal(ev);
+      expect(retry.status).toBe(201);
+      expect(retry.body).toMatchObject({ type: "OPEN", queued: 0, rejected: 0 });
+    } finally {
+      await client.close();
+    }
   });
 
   it("answers the same key with a different body with 422", async () => {

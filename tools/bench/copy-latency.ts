@@ -66,9 +66,13 @@ export async function runCopyLatency(db: DbKind, slaves: number, events: number,
       received.set(key, n);
       if (n === slaves) waiters.get(key)?.();
       const status = o.action === "OPEN" ? "filled" : "closed";
-      const p = client
-        .report({ orderId: o.orderId, status, slaveTicket: `${slaveIndex}${o.masterTicket}`, fillPrice: o.price ?? "1", volume: o.volume ?? "0.01", point: "0.00001" })
-        .catch(() => undefined);
+      // Each slave is its own terminal: its report must not delay another slave's receipt in
+      // this one process, so it is sent once the answers already read are timestamped.
+      const p = new Promise((r) => setImmediate(r)).then(() =>
+        client
+          .report({ orderId: o.orderId, status, slaveTicket: `${slaveIndex}${o.masterTicket}`, fillPrice: o.price ?? "1", volume: o.volume ?? "0.01", point: "0.00001" })
+          .catch(() => undefined),
+      );
       reports.add(p);
       void p.finally(() => reports.delete(p));
     }

@@ -61,7 +61,10 @@ export class AlertObservers {
     if (outcome === "queued") this.dispatcher.wake();
   }
 
-  async onExecutions(tenantId: string, rows: ExecutionRow[]): Promise<void> {
+  async onExecutions(tenantId: string, all: ExecutionRow[]): Promise<void> {
+    // A pending order has no outcome yet: skipping it keeps a master signal's aftermath query-free.
+    const rows = all.filter((r) => r.status !== "pending");
+    if (rows.length === 0) return;
     const configs = await enabledConfigs(this.ctx.db, tenantId, EXECUTION_TYPES);
     if (configs.length === 0) return;
     const ids = [...new Set(rows.map((r) => r.slaveAccountId))];

@@ -51,9 +51,20 @@ export function registerMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
       const auth = apiKeyAuthOf(request);
       const event = request.body;
       if (event.type !== type) throw invalidField("type", `Must be ${type} for ${request.url.split("?")[0]}`);
-      const master = await resolveMasterAccount(ctx.db, auth);
       const key = event.idempotencyKey;
-      const begun = await beginIdempotent(ctx.relaxedDb, auth.tenantId, key, requestHash(request.url, request.rawBody));
+      // Two independent round trips, run together (latency); a marker taken for a request that
+      // then fails on its master is dropped again.
+      const [masterLookup, begin] = await Promise.allSettled([
+        resolveMasterAccount(ctx.db, auth),
+        beginIdempotent(ctx.relaxedDb, auth.tenantId, key, requestHash(request.url, request.rawBody)),
+      ]);
+      if (masterLookup.status === "rejected") {
+        if (begin.status === "fulfilled" && begin.value.kind === "proceed") await abandonIdempotent(ctx.relaxedDb, auth.tenantId, key);
+        throw masterLookup.reason;
+      }
+      if (begin.status === "rejected") throw begin.reason;
+      const master = masterLookup.value;
+      const begun = begin.value;
       if (begun.kind === "replay") return reply.status(begun.status).send(begun.body);
       try {
         const { body, effects } = await processSignalEvent(ctx, { tenantId: auth.tenantId, master, event, receivedAt });

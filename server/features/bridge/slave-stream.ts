@@ -9,7 +9,7 @@ import type { WebSocket } from "ws";
 import { z } from "zod";
 import type { SlaveOrder } from "#contract";
 import type { AppContext } from "../../http/context.ts";
-import { claimOrders, markOffered } from "../copy-engine/slave-delivery.ts";
+import { claimOrders } from "../copy-engine/slave-delivery.ts";
 import { apiKeyAuthOf } from "./auth.ts";
 import { resolveSlaveAccount } from "./terminal-account.ts";
 
@@ -30,12 +30,8 @@ export function registerSlaveStream(app: FastifyInstance, ctx: AppContext): void
       socket.on("close", () => detach?.());
       resolveSlaveAccount(ctx.db, auth, query)
         .then(async (slave) => {
-          detach = ctx.delivery.attachStream(slave.id, {
-            send: (orders) => {
-              send(orders);
-              markOffered(ctx.relaxedDb, auth.tenantId, orders.map((o) => o.orderId)).catch((err: unknown) => request.log.warn({ err }, "markOffered failed"));
-            },
-          });
+          // Hand-outs pushed here are recorded by OrderDelivery.handOut.
+          detach = ctx.delivery.attachStream(slave.id, { send });
           send(await claimOrders(ctx.relaxedDb, auth.tenantId, slave.id, { redeliver: true, limit: 500 }));
         })
         .catch((err: unknown) => {

@@ -1,35 +1,105 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { SlaveOrder } from "#contract";
 import { OrderDelivery } from "./delivery.ts";
 
 const order = (id: string) => ({ orderId: id }) as SlaveOrder;
+const batch = (entries: Record<string, string[]>) => new Map(Object.entries(entries).map(([acc, ids]) => [acc, ids.map(order)]));
+
+/** A recorder whose writes finish only when `finish()` (all) or `finishNth(i)` is called. */
+function slowRecorder() {
+  const calls: string[][] = [];
+  const pending: (() => void)[] = [];
+  const record = (ids: string[]) => {
+    calls.push(ids);
+    return new Promise<void>((r) => pending.push(r));
+  };
+  return { calls, record, finish: () => pending.forEach((r) => r()), finishNth: (i: number) => pending[i]!() };
+}
+
+const settledWithin = async (p: Promise<unknown>, ms = 5) => {
+  let done = false;
+  void p.then(() => (done = true));
+  await new Promise((r) => setTimeout(r, ms));
+  return done;
+};
 
 describe("OrderDelivery", () => {
-  it("hands offered orders to the longest-waiting poll of that account only", async () => {
+  it("answers the longest-waiting poll of each account at once and records every hand-out in one write", async () => {
     const d = new OrderDelivery();
     const first = d.park("a");
     const second = d.park("a");
     const other = d.park("b");
-    expect(d.offer("a", [order("1")])).toBe(true);
-    expect(await first.orders).toEqual([order("1")]);
-    expect(d.offer("a", [order("2")])).toBe(true);
-    expect(await second.orders).toEqual([order("2")]);
-    expect(d.offer("a", [order("3")])).toBe(false);
-    other.cancel();
-    expect(await other.orders).toEqual([]);
+    const rec = slowRecorder();
+
+    expect(d.handOut(batch({ a: ["1"], b: ["2", "3"], c: ["4"] }), rec.record)).toEqual(["1", "2", "3"]);
+    expect(rec.calls).toEqual([["1", "2", "3"]]); // c has nobody waiting: left for its next claim
+    expect(await first.orders).toEqual([order("1")]); // not held back by the write
+    expect(await other.orders).toEqual([order("2"), order("3")]);
+
+    // Until the write lands, claims for a and b wait; c never waits.
+    expect(await settledWithin(d.recorded("a"))).toBe(false);
+    expect(await settledWithin(d.recorded("b"))).toBe(false);
+    expect(await settledWithin(d.recorded("c"))).toBe(true);
+    rec.finish();
+    expect(await settledWithin(d.recorded("a"))).toBe(true);
+
+    expect(d.handOut(batch({ a: ["5"] }), rec.record)).toEqual(["5"]);
+    expect(await second.orders).toEqual([order("5")]);
+    expect(d.handOut(batch({ a: ["6"] }), rec.record)).toEqual([]);
+    expect(rec.calls).toHaveLength(2);
+    rec.finish();
   });
 
-  it("prefers streams and forgets cancelled polls", async () => {
+  it("makes a claim wait for every overlapping write of the account", async () => {
+    const d = new OrderDelivery();
+    const rec = slowRecorder();
+    const p1 = d.park("a");
+    d.handOut(batch({ a: ["1"] }), rec.record);
+    const p2 = d.park("a");
+    d.handOut(batch({ a: ["2"] }), rec.record);
+    expect((await p1.orders).map((o) => o.orderId)).toEqual(["1"]);
+    expect((await p2.orders).map((o) => o.orderId)).toEqual(["2"]);
+    expect(rec.calls).toEqual([["1"], ["2"]]);
+    rec.finishNth(1);
+    expect(await settledWithin(d.recorded("a"))).toBe(false); // the first write is still out
+    rec.finishNth(0);
+    expect(await settledWithin(d.recorded("a"))).toBe(true);
+  });
+
+  it("never hands orders to a cancelled poll", async () => {
+    const d = new OrderDelivery();
+    const parked = d.park("a");
+    parked.cancel();
+    const record = vi.fn(() => Promise.resolve());
+    expect(d.handOut(batch({ a: ["1"] }), record)).toEqual([]);
+    expect(await parked.orders).toEqual([]);
+    expect(record).not.toHaveBeenCalled();
+  });
+
+  it("keeps answering when the record fails: a second hand-out is better than a lost order", async () => {
+    const d = new OrderDelivery();
+    const parked = d.park("a");
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    expect(d.handOut(batch({ a: ["1"] }), () => Promise.reject(new Error("db down")))).toEqual(["1"]);
+    expect(await parked.orders).toEqual([order("1")]);
+    await d.recorded("a"); // resolves, never rejects
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
+  });
+
+  it("prefers streams, records their hand-outs too, and forgets cancelled polls", async () => {
     const d = new OrderDelivery();
     const got: string[] = [];
     const detach = d.attachStream("a", { send: (o) => got.push(...o.map((x) => x.orderId)) });
     const parked = d.park("a");
-    expect(d.offer("a", [order("1")])).toBe(true);
+    const record = vi.fn(() => Promise.resolve());
+    expect(d.handOut(batch({ a: ["1"] }), record)).toEqual(["1"]);
     expect(got).toEqual(["1"]);
+    expect(record).toHaveBeenCalledWith(["1"]);
     detach();
     parked.cancel();
     expect(await parked.orders).toEqual([]);
-    expect(d.offer("a", [order("2")])).toBe(false);
+    expect(d.handOut(batch({ a: ["2"] }), record)).toEqual([]);
     expect(d.connectedAccounts().size).toBe(0);
   });
 

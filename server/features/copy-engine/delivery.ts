@@ -5,7 +5,7 @@
  * receives the orders the moment their transaction commits.
  *
  * Across several server instances an order created on another instance is found by the poll's
- * periodic re-check of the database (see slave-poll.ts), so nothing depends on this registry.
+ * periodic re-check of the database (see slave-delivery.ts), so nothing depends on this registry.
  */
 import type { SlaveOrder } from "#contract";
 
@@ -14,30 +14,64 @@ export interface StreamSink {
 }
 
 interface Waiter {
-  resolve(orders: SlaveOrder[]): void;
+  /** Settles the poll; false when it had already settled (cancelled, timed out). */
+  resolve(orders: SlaveOrder[]): boolean;
 }
+
+/** Persists hand-outs (first delivery, lease); see slave-delivery.ts markOffered. */
+export type HandOutRecorder = (orderIds: string[]) => Promise<void>;
 
 export class OrderDelivery {
   private readonly waiters = new Map<string, Waiter[]>();
   private readonly streams = new Map<string, Set<StreamSink>>();
+  /** Per account: hand-out records still being written. */
+  private readonly recording = new Map<string, Promise<void>>();
 
   /**
-   * Offers freshly committed orders of one slave account. Streams get them all; otherwise the
-   * longest-waiting poll gets them. Returns true when some connection took them.
+   * Hands freshly committed orders, grouped by slave account, to the connections waiting for
+   * them — every stream of an account, otherwise its longest-waiting poll — at once, then records
+   * all of those hand-outs in ONE write (ten slaves cost one statement, and no slave waits for
+   * it). Until that write lands, a claim for the same account waits for it (recorded()), so the
+   * EA's next poll on this instance cannot be handed the order again. Orders nobody waited for
+   * stay in the database for the next claim. Returns the ids handed out.
    */
-  offer(accountId: string, orders: SlaveOrder[]): boolean {
-    if (orders.length === 0) return false;
-    const streams = this.streams.get(accountId);
-    if (streams && streams.size > 0) {
-      for (const s of streams) s.send(orders);
-      return true;
+  handOut(batches: Map<string, SlaveOrder[]>, record: HandOutRecorder): string[] {
+    const ids: string[] = [];
+    const accounts: string[] = [];
+    for (const [accountId, orders] of batches) {
+      if (orders.length === 0) continue;
+      const streams = this.streams.get(accountId);
+      let taken = false;
+      if (streams && streams.size > 0) {
+        for (const s of streams) s.send(orders);
+        taken = true;
+      } else {
+        const queue = this.waiters.get(accountId);
+        const waiter = queue?.shift();
+        if (queue && queue.length === 0) this.waiters.delete(accountId);
+        taken = waiter?.resolve(orders) ?? false;
+      }
+      if (!taken) continue;
+      ids.push(...orders.map((o) => o.orderId));
+      accounts.push(accountId);
     }
-    const queue = this.waiters.get(accountId);
-    const waiter = queue?.shift();
-    if (queue && queue.length === 0) this.waiters.delete(accountId);
-    if (!waiter) return false;
-    waiter.resolve(orders);
-    return true;
+    if (ids.length === 0) return ids;
+    // Delivery is at least once: a lost record risks a second hand-out, never a lost order.
+    const written = record(ids).catch((err: unknown) => console.warn("recording order hand-outs failed:", err));
+    for (const accountId of accounts) {
+      const before = this.recording.get(accountId);
+      const all = before ? Promise.all([before, written]).then(() => undefined) : written;
+      this.recording.set(accountId, all);
+      void all.then(() => {
+        if (this.recording.get(accountId) === all) this.recording.delete(accountId);
+      });
+    }
+    return ids;
+  }
+
+  /** Resolves once every hand-out to `accountId` made so far is recorded (never rejects). */
+  recorded(accountId: string): Promise<void> {
+    return this.recording.get(accountId) ?? Promise.resolve();
   }
 
   /**
@@ -52,9 +86,10 @@ export class OrderDelivery {
     let done = false;
     const waiter: Waiter = {
       resolve: (o) => {
-        if (done) return;
+        if (done) return false;
         done = true;
         settle(o);
+        return true;
       },
     };
     const queue = this.waiters.get(accountId) ?? [];

@@ -3,10 +3,11 @@
  * `{type, data}` messages for the tenant's dashboards (spec §4: new_signal, execution_result,
  * trade_closed). Collected inside the transaction, published only after it commits.
  */
-import type { Execution, Signal } from "#contract";
+import type { Execution, Signal, SlaveOrder } from "#contract";
 import type { AppContext } from "../../http/context.ts";
 import { toExecution, toSignal, type ExecutionRow, type SignalRow } from "../signals/mappers.ts";
 import { toSlaveOrder } from "./order-mapper.ts";
+import { handOutRecorder } from "./slave-delivery.ts";
 
 export interface CopyEffects {
   newSignals: SignalRow[];
@@ -22,14 +23,14 @@ export const emptyEffects = (): CopyEffects => ({ newSignals: [], updatedSignals
 
 /** Offers the orders first (the latency-critical part), then tells the dashboards. */
 export function publishEffects(ctx: AppContext, tenantId: string, e: CopyEffects): void {
-  const bySlave = new Map<string, ExecutionRow[]>();
+  const bySlave = new Map<string, SlaveOrder[]>();
   for (const o of e.orders) {
     const list = bySlave.get(o.slaveAccountId) ?? [];
-    list.push(o);
+    // Offered orders are handed out for the first time: their delivery count becomes 1.
+    list.push({ ...toSlaveOrder(o), deliveryCount: o.deliveryCount + 1 });
     bySlave.set(o.slaveAccountId, list);
   }
-  // Offered orders are handed out for the first time: their delivery count becomes 1.
-  for (const [accountId, rows] of bySlave) ctx.delivery.offer(accountId, rows.map((r) => ({ ...toSlaveOrder(r), deliveryCount: r.deliveryCount + 1 })));
+  if (bySlave.size > 0) ctx.delivery.handOut(bySlave, handOutRecorder(ctx.relaxedDb, tenantId));
 
   for (const s of e.newSignals) ctx.hub.publish(tenantId, { type: "new_signal", data: toSignal(s) });
   for (const s of e.updatedSignals) ctx.hub.publish(tenantId, { type: "signal_updated", data: toSignal(s) });

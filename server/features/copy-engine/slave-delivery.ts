@@ -10,6 +10,7 @@ import type { Db } from "../../db/client.ts";
 import { executions } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
 import type { AppContext } from "../../http/context.ts";
+import type { HandOutRecorder } from "./delivery.ts";
 import { toSlaveOrder } from "./order-mapper.ts";
 
 export const DELIVERY_LEASE_MS = 10_000;
@@ -44,7 +45,11 @@ export async function claimOrders(
   return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)).map(toSlaveOrder);
 }
 
-/** Records the hand-out of orders offered in memory (their first delivery). Best effort. */
+/**
+ * Records, in one statement, the hand-out of orders offered in memory (delivery.ts handOut):
+ * delivery count + 1, first delivery time, a lease. `relaxedDb`: a lost write only means the
+ * order is handed out again, which the EA recognises by its orderId.
+ */
 export async function markOffered(relaxedDb: Db, tenantId: string, orderIds: string[], now = new Date()): Promise<void> {
   if (orderIds.length === 0) return;
   await relaxedDb
@@ -57,6 +62,12 @@ export async function markOffered(relaxedDb: Db, tenantId: string, orderIds: str
     .where(ofTenant(executions, tenantId, inArray(executions.id, orderIds), eq(executions.status, "pending")));
 }
 
+/** The recorder handOut() uses for a tenant's orders. */
+export const handOutRecorder =
+  (relaxedDb: Db, tenantId: string): HandOutRecorder =>
+  (ids) =>
+    markOffered(relaxedDb, tenantId, ids);
+
 function mergeOrders(a: SlaveOrder[], b: SlaveOrder[]): SlaveOrder[] {
   const seen = new Set(a.map((o) => o.orderId));
   return [...a, ...b.filter((o) => !seen.has(o.orderId))].sort((x, y) => x.createdAtMs - y.createdAtMs);
@@ -64,8 +75,8 @@ function mergeOrders(a: SlaveOrder[], b: SlaveOrder[]): SlaveOrder[] {
 
 /**
  * Long-poll: orders at once when any are deliverable, otherwise the first orders offered within
- * `waitMs` (or [] on timeout or when `aborted` fires). `offered` lists orders taken from memory,
- * whose hand-out the caller records with markOffered() after answering.
+ * `waitMs` (or [] on timeout or when `aborted` fires). Orders taken from memory are recorded as
+ * handed out by delivery.ts handOut; a claim first waits for such records of this account.
  */
 export async function pollOrders(
   ctx: AppContext,
@@ -73,14 +84,15 @@ export async function pollOrders(
   accountId: string,
   opts: { waitMs: number; limit: number; redeliver: boolean },
   aborted: AbortSignal,
-): Promise<{ orders: SlaveOrder[]; offered: string[] }> {
+): Promise<SlaveOrder[]> {
   // Park before looking, so an order committed between the query and the wait is not missed.
   const parked = ctx.delivery.park(accountId);
+  await ctx.delivery.recorded(accountId);
   const claimed = await claimOrders(ctx.relaxedDb, tenantId, accountId, opts);
   if (claimed.length > 0 || opts.waitMs === 0) {
     parked.cancel();
     const pushed = await parked.orders;
-    return { orders: mergeOrders(claimed, pushed), offered: pushed.map((o) => o.orderId) };
+    return mergeOrders(claimed, pushed);
   }
   const onAbort = () => parked.cancel();
   aborted.addEventListener("abort", onAbort, { once: true });
@@ -91,7 +103,9 @@ export async function pollOrders(
   let checking: Promise<void> | null = null;
   const recheck = setInterval(() => {
     if (checking) return;
-    checking = claimOrders(ctx.relaxedDb, tenantId, accountId, opts)
+    checking = ctx.delivery
+      .recorded(accountId)
+      .then(() => claimOrders(ctx.relaxedDb, tenantId, accountId, opts))
       .then((o) => {
         if (o.length > 0) {
           found = mergeOrders(found, o);
@@ -111,5 +125,5 @@ export async function pollOrders(
   const inFlight = checking as Promise<void> | null;
   if (inFlight) await inFlight;
   aborted.removeEventListener("abort", onAbort);
-  return { orders: mergeOrders(found, pushed), offered: pushed.map((o) => o.orderId) };
+  return mergeOrders(found, pushed);
 }
