@@ -17,7 +17,7 @@ import { ofTenant } from "../../db/scope.ts";
 import type { AppContext } from "../../http/context.ts";
 import { applyReport } from "../copy-engine/apply-report.ts";
 import { publishEffects } from "../copy-engine/effects.ts";
-import { pollOrders } from "../copy-engine/slave-delivery.ts";
+import { orderSource, pollOrders } from "../copy-engine/slave-delivery.ts";
 import { findRiskLimit } from "../risk/queries.ts";
 import { toSlaveConfig } from "../risk/slave-config.ts";
 import { apiKeyAuthOf } from "./auth.ts";
@@ -60,7 +60,7 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
     const limit = await findRiskLimit(ctx.db, auth.tenantId, slave.id);
     const aborted = new AbortController();
     reply.raw.once("close", () => aborted.abort());
-    const orders = await pollOrders(ctx, auth.tenantId, slave.id, request.body, aborted.signal);
+    const orders = await pollOrders(ctx.delivery, slave.id, orderSource(ctx, auth.tenantId, slave.id, request.body), request.body, aborted.signal);
     const body: SlavePollResponse = { orders, config: toSlaveConfig(slave, limit) };
     return body;
   });

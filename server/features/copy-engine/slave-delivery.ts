@@ -10,7 +10,7 @@ import type { Db } from "../../db/client.ts";
 import { executions } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
 import type { AppContext } from "../../http/context.ts";
-import type { HandOutRecorder } from "./delivery.ts";
+import type { HandOutRecorder, OrderDelivery } from "./delivery.ts";
 import { toSlaveOrder } from "./order-mapper.ts";
 
 export const DELIVERY_LEASE_MS = 10_000;
@@ -68,6 +68,30 @@ export const handOutRecorder =
   (ids) =>
     markOffered(relaxedDb, tenantId, ids);
 
+/**
+ * Gives back leases taken by a claim whose poll had already been answered: the orders become
+ * claimable at once (the EA's next poll) instead of after the 10 s lease.
+ */
+export async function releaseOrders(relaxedDb: Db, tenantId: string, orderIds: string[]): Promise<void> {
+  if (orderIds.length === 0) return;
+  await relaxedDb
+    .update(executions)
+    .set({ deliveryCount: sql`greatest(${executions.deliveryCount} - 1, 0)`, leaseUntil: null })
+    .where(ofTenant(executions, tenantId, inArray(executions.id, orderIds), eq(executions.status, "pending")));
+}
+
+/** Where a poll claims orders from, and gives back leases it could not hand out. */
+export interface OrderSource {
+  claim(): Promise<SlaveOrder[]>;
+  release(orderIds: string[]): Promise<void>;
+}
+
+/** The database source of one slave account; a claim first waits for that account's hand-out records. */
+export const orderSource = (ctx: AppContext, tenantId: string, accountId: string, opts: { limit: number; redeliver: boolean }): OrderSource => ({
+  claim: () => ctx.delivery.recorded(accountId).then(() => claimOrders(ctx.relaxedDb, tenantId, accountId, opts)),
+  release: (ids) => releaseOrders(ctx.relaxedDb, tenantId, ids),
+});
+
 function mergeOrders(a: SlaveOrder[], b: SlaveOrder[]): SlaveOrder[] {
   const seen = new Set(a.map((o) => o.orderId));
   return [...a, ...b.filter((o) => !seen.has(o.orderId))].sort((x, y) => x.createdAtMs - y.createdAtMs);
@@ -76,19 +100,22 @@ function mergeOrders(a: SlaveOrder[], b: SlaveOrder[]): SlaveOrder[] {
 /**
  * Long-poll: orders at once when any are deliverable, otherwise the first orders offered within
  * `waitMs` (or [] on timeout or when `aborted` fires). Orders taken from memory are recorded as
- * handed out by delivery.ts handOut; a claim first waits for such records of this account.
+ * handed out by delivery.ts handOut. While waiting, the source is claimed again every
+ * `recheckMs` (orders created by another instance, expired leases); orders pushed while such a
+ * claim is in flight are answered at once, and whatever that claim leases afterwards is
+ * released for the next poll rather than holding this answer back.
  */
 export async function pollOrders(
-  ctx: AppContext,
-  tenantId: string,
+  delivery: OrderDelivery,
   accountId: string,
-  opts: { waitMs: number; limit: number; redeliver: boolean },
+  source: OrderSource,
+  opts: { waitMs: number },
   aborted: AbortSignal,
+  recheckMs = RECHECK_MS,
 ): Promise<SlaveOrder[]> {
   // Park before looking, so an order committed between the query and the wait is not missed.
-  const parked = ctx.delivery.park(accountId);
-  await ctx.delivery.recorded(accountId);
-  const claimed = await claimOrders(ctx.relaxedDb, tenantId, accountId, opts);
+  const parked = delivery.park(accountId);
+  const claimed = await source.claim();
   if (claimed.length > 0 || opts.waitMs === 0) {
     parked.cancel();
     const pushed = await parked.orders;
@@ -97,33 +124,32 @@ export async function pollOrders(
   const onAbort = () => parked.cancel();
   aborted.addEventListener("abort", onAbort, { once: true });
   const timer = setTimeout(() => parked.cancel(), opts.waitMs);
-  // Look again every second: another instance may have created orders (PostgreSQL), and a
-  // delivery lease may expire while this poll waits (both databases).
   let found: SlaveOrder[] = [];
+  let answered = false;
   let checking: Promise<void> | null = null;
   const recheck = setInterval(() => {
     if (checking) return;
-    checking = ctx.delivery
-      .recorded(accountId)
-      .then(() => claimOrders(ctx.relaxedDb, tenantId, accountId, opts))
-      .then((o) => {
-        if (o.length > 0) {
-          found = mergeOrders(found, o);
-          parked.cancel();
-        }
+    checking = source
+      .claim()
+      .then(async (o) => {
+        if (o.length === 0) return;
+        if (answered) return source.release(o.map((x) => x.orderId));
+        found = mergeOrders(found, o);
+        parked.cancel();
       })
       .catch(() => undefined)
       .finally(() => {
         checking = null;
       });
-  }, RECHECK_MS);
+  }, recheckMs);
   const pushed = await parked.orders;
   clearTimeout(timer);
   clearInterval(recheck);
-  // A claim in flight has already leased its orders: they must go out with this answer.
-  // (The interval callback assigns `checking`; TypeScript's narrowing cannot see that.)
-  const inFlight = checking as Promise<void> | null;
-  if (inFlight) await inFlight;
   aborted.removeEventListener("abort", onAbort);
+  // Nothing pushed (timeout, abort, or a recheck found orders): a claim in flight may have leased
+  // orders, which go out with this answer. (TypeScript cannot see the interval assign `checking`.)
+  const inFlight = checking as Promise<void> | null;
+  if (pushed.length === 0 && inFlight) await inFlight;
+  answered = true;
   return mergeOrders(found, pushed);
 }
