@@ -48,14 +48,21 @@ async function bucketSamples(db: Db, tenantId: string, ids: string[], q: Analyti
             from ${accountSamples} where tenant_id = ${tenantId} and ts >= ${from.toISOString()}::timestamptz ${accountFilter}`
       : sql`select account_id, ts, equity_high as hi, equity_low as lo, equity, balance, coalesce(drawdown_pct, 0) as dd
             from ${spec.source === "15m" ? accountSamples15m : accountSamplesHourly} where tenant_id = ${tenantId} and ts >= ${from.toISOString()}::timestamptz ${accountFilter}`;
+  // One pass in (account, ts) order: both windows share it, and "last row of its bucket" comes
+  // from lead(ts), so the grouping needs no ordered aggregate (hash aggregate, no per-group sort).
+  const bucketOf = (ts: SQL) => sql`date_bin(${bucketInterval}, ${ts}, ${ORIGIN})`;
+  const lastOfBucket = sql`(next_ts is null or ${bucketOf(sql`next_ts`)} <> bucket)`;
   const result: unknown = await db.execute(sql`
     with src as (${source}),
     peaks as (
-      select *, max(hi) over (partition by account_id order by ts rows between unbounded preceding and 1 preceding) as peak_before from src
+      select account_id, ${bucketOf(sql`ts`)} as bucket, lo, dd, equity, balance,
+        max(hi) over (partition by account_id order by ts rows between unbounded preceding and 1 preceding) as peak_before,
+        lead(ts) over (partition by account_id order by ts) as next_ts
+      from src
     )
-    select account_id, date_bin(${bucketInterval}, ts, ${ORIGIN}) as bucket,
+    select account_id, bucket,
       max(greatest(dd, case when peak_before > 0 then (peak_before - lo) / peak_before * 100 else 0 end))::text as drawdown,
-      (array_agg(equity order by ts desc))[1]::text as equity, (array_agg(balance order by ts desc))[1]::text as balance
+      (max(equity) filter (where ${lastOfBucket}))::text as equity, (max(balance) filter (where ${lastOfBucket}))::text as balance
     from peaks group by 1, 2`);
   const rows = (result as { rows: { account_id: string; bucket: Date | string; drawdown: string; equity: string; balance: string }[] }).rows;
   const allowed = new Set(ids);
