@@ -3,13 +3,11 @@
  * reachable through the searchable "More" picker, and 1,000 active signals render as a virtual
  * list — a bounded number of rows in the page, the oldest signal reached by scrolling.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { masterEvent } from "../support/bridge.ts";
 import { databaseKinds } from "../support/databases.ts";
-import { startApp, type App } from "./support/app.ts";
 import { seedSession } from "./support/auth.ts";
-import { launchBrowser, newContext, openPage, removeFailureScreenshots, screenshotOnFailure } from "./support/browser.ts";
+import { browserSuite } from "./support/suite.ts";
 import { setUpTradingTenant } from "./support/trading.ts";
 
 const SIGNALS = 1_000;
@@ -25,34 +23,11 @@ interface ScrollNode {
 }
 
 describe.each(databaseKinds())("Live Trades at scale on %s", (kind) => {
-  let app: App;
-  let browser: Browser;
-  let context: BrowserContext;
-  const pages: Page[] = [];
-
-  beforeAll(async () => {
-    removeFailureScreenshots(`live-trades-scale-${kind}`);
-    [app, browser] = await Promise.all([startApp(kind), launchBrowser()]);
-    context = await newContext(browser, app.url);
-  });
-  afterEach(async ({ task }) => {
-    if (task.result?.state === "fail") await screenshotOnFailure(pages, `live-trades-scale-${kind}`, task.name);
-    await Promise.all(pages.splice(0).map((p) => p.close()));
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await app?.stop();
-  });
-
-  async function open(): Promise<Page> {
-    const { page } = await openPage(context);
-    pages.push(page);
-    return page;
-  }
+  const suite = browserSuite(kind, "live-trades-scale");
+  const open = async () => (await suite.open()).page;
 
   it("keeps the sixth and seventh slave reachable through the searchable More picker", async () => {
-    const t = await setUpTradingTenant(app.url, 7);
+    const t = await setUpTradingTenant(suite.app.url, 7);
     try {
       const page = await open();
       await seedSession(page, t);
@@ -76,7 +51,7 @@ describe.each(databaseKinds())("Live Trades at scale on %s", (kind) => {
   });
 
   it("renders 1,000 active signals as a virtual list and scrolls to the oldest", async () => {
-    const t = await setUpTradingTenant(app.url, 1);
+    const t = await setUpTradingTenant(suite.app.url, 1);
     try {
       const ids: string[] = [];
       for (let start = 1; start <= SIGNALS; start += 10) {

@@ -128,6 +128,12 @@ export function httpError(method: string, path: string, status: number): Problem
   return (p) => p.kind === "http" && p.method === method && p.status === status && new URL(p.url).pathname === path;
 }
 
+/** §7: GET /api/accounts/master answers 404 while a tenant has no master; the app treats it as "none". */
+export const NO_MASTER_YET = httpError("GET", "/api/accounts/master", 404);
+
+/** The page's current path. */
+export const pathOf = (page: Page) => new URL(page.url()).pathname;
+
 /** Matches a console error starting with `prefix`: a failure the app logs on purpose (§8 "also logged to the console"). */
 export function consoleError(prefix: string): ProblemFilter {
   return (p) => p.kind === "console" && p.text.startsWith(prefix);

@@ -3,6 +3,7 @@
  * test drives the master itself with a BridgeClient, for determinism), and real simulated slave
  * EAs (tools/simulator, slaves only) speaking the signed protocol to the server under test.
  */
+import { expect } from "vitest";
 import { parseOptions } from "../../../tools/simulator/options.ts";
 import { startSimulation } from "../../../tools/simulator/run.ts";
 import type { Logger } from "../../../tools/simulator/util.ts";
@@ -19,6 +20,26 @@ export async function setUpTradingTenant(baseUrl: string, slaves = 3): Promise<T
   const signedIn = await signUp(baseUrl);
   const bridge = await setUpBridge(signedIn.api, baseUrl, slaves);
   return { ...signedIn, ...bridge };
+}
+
+/** A tenant with two slaves (Alpha active, Beta paused) for the configuration screens. */
+export interface ConfigTenant extends SignedIn {
+  alphaId: string;
+  betaId: string;
+}
+
+/** A fresh configuration tenant: slaves Alpha (7101, Pepperstone, active) and Beta (7102, XM, paused). */
+export async function setUpConfigTenant(baseUrl: string): Promise<ConfigTenant> {
+  const t = await signUp(baseUrl);
+  const slave = async (accountNumber: string, alias: string, broker: string) => {
+    const res = await t.api.post("/api/accounts", { accountNumber, alias, broker, platform: "MT4", role: "SLAVE", status: "active" });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  };
+  const alphaId = await slave("7101", "Alpha", "Pepperstone");
+  const betaId = await slave("7102", "Beta", "XM");
+  expect((await t.api.put(`/api/accounts/${betaId}`, { status: "paused" })).status).toBe(200);
+  return { ...t, alphaId, betaId };
 }
 
 export interface SlaveEas {

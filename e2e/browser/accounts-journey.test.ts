@@ -1,166 +1,24 @@
 /**
  * The foundation journey in a real browser against the real server (spec §1, §2, §4, §5, §7, §8):
  * registration with validation errors, sign-in, the sidebar, master and slave accounts from the
- * Overview and /slaves, live account events over /ws, the persisted theme, logout and the auth
- * redirects, the 404 page, the /master EA placeholder and the phone drawer.
+ * Overview and /slaves, the persisted theme, logout, and accounts created elsewhere arriving over
+ * /ws.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { accountSchema } from "#contract";
 import { databaseKinds } from "../support/databases.ts";
-import { startApp, type App } from "./support/app.ts";
-import { signUp } from "../support/tenant.ts";
-import { clearSession, fillRegisterForm, loginViaUi, newUser, seedSession, signInFast, storageItem } from "./support/auth.ts";
-import { httpError, launchBrowser, screenshotOnFailure, removeFailureScreenshots, newContext, openPage, screenshot, type OpenedPage, type ViewportName } from "./support/browser.ts";
+import { clearSession, fillRegisterForm, loginViaUi, newUser, signInFast, storageItem } from "./support/auth.ts";
+import { NO_MASTER_YET, pathOf, screenshot, type ViewportName } from "./support/browser.ts";
 import type { PageWindow } from "./support/page-globals.ts";
+import { browserSuite } from "./support/suite.ts";
 import { chooseOption, confirmDialog, expectToast, htmlIsDark, isGreen, rgbOf, textOf } from "./support/ui.ts";
-
-/** §7: GET /api/accounts/master answers 404 while a tenant has no master; the app treats it as "none". */
-const NO_MASTER_YET = httpError("GET", "/api/accounts/master", 404);
 
 const SLAVE_CONFIRM = "Are you sure you want to delete this slave account? This action cannot be undone.";
 
-describe.each(databaseKinds())("foundation journey on %s", (kind) => {
-  let app: App;
-  let browser: Browser;
-  let context: BrowserContext;
-  const pages: Page[] = [];
-
-  beforeAll(async () => {
-    removeFailureScreenshots(`foundation-${kind}`);
-    [app, browser] = await Promise.all([startApp(kind), launchBrowser()]);
-    context = await newContext(browser, app.url);
-  });
-  afterEach(async ({ task }) => {
-    if (task.result?.state === "fail") await screenshotOnFailure(pages, `foundation-${kind}`, task.name);
-    await Promise.all(pages.splice(0).map((p) => p.close()));
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await app?.stop();
-  });
-
-  async function open(viewport: ViewportName = "desktop"): Promise<OpenedPage> {
-    const opened = await openPage(context, viewport);
-    pages.push(opened.page);
-    return opened;
-  }
-
-  const pathOf = (page: Page) => new URL(page.url()).pathname;
-
-  it("sends a signed-out visitor of a private route to /login", async () => {
-    const { page, diagnostics } = await open();
-    await clearSession(page);
-
-    for (const path of ["/trades", "/slaves", "/settings", "/no-such-screen"]) {
-      await page.goto(path);
-      await page.getByTestId("page-login").waitFor();
-      expect(pathOf(page)).toBe("/login");
-    }
-
-    // The three public screens stay reachable.
-    await page.goto("/forgot-password");
-    await page.getByTestId("page-forgot-password").waitFor();
-    await page.goto("/register");
-    await page.getByTestId("page-register").waitFor();
-
-    diagnostics.assertClean();
-  });
-
-  it("shows the auth spinner while a stored session is verified and drops a session the server rejects (§4)", async () => {
-    const { page, diagnostics } = await open();
-    const t = await signUp(app.url);
-    await seedSession(page, t);
-    // Hold GET /api/auth/me until the spinner has been seen.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route("**/api/auth/me", async (route) => {
-      await held;
-      await route.continue();
-    });
-    await page.goto("/slaves");
-    await page.getByTestId("spinner-auth").waitFor();
-    expect(await page.getByTestId("sidebar").count()).toBe(0);
-    release();
-    await page.getByTestId("page-slave-accounts").waitFor();
-    await page.getByTestId("spinner-auth").waitFor({ state: "detached" });
-    await page.unrouteAll();
-
-    // A token the server does not know: stored items cleared, treated as logged out.
-    await seedSession(page, { ...t, login: { ...t.login, token: "not-a-real-session-token" } });
-    await page.goto("/slaves");
-    await page.getByTestId("page-login").waitFor();
-    expect(pathOf(page)).toBe("/login");
-    expect(await storageItem(page, "auth_token")).toBeNull();
-    expect(await storageItem(page, "tenant_id")).toBeNull();
-    expect(await storageItem(page, "user")).toBeNull();
-    diagnostics.assertClean(NO_MASTER_YET, httpError("GET", "/api/auth/me", 401));
-  });
-
-  it("validates sign-in and registration (§5) and shows the server's message when they fail (§8)", async () => {
-    const { page, diagnostics } = await open();
-    await clearSession(page);
-    const existing = await signUp(app.url);
-
-    await page.goto("/login");
-    await page.getByTestId("button-login").click();
-    await page.getByTestId("error-email").waitFor();
-    expect(await textOf(page.getByTestId("error-email"))).toBe("Please enter a valid email address");
-    expect(await textOf(page.getByTestId("error-password"))).toBe("Password is required");
-    expect(await page.getByTestId("notice-registered").count()).toBe(0);
-
-    await page.getByTestId("input-email").fill(existing.email);
-    await page.getByTestId("input-password").fill("not the password");
-    await page.getByTestId("button-login").click();
-    await expectToast(page, "Invalid email or password", "Error");
-    expect(pathOf(page)).toBe("/login");
-    expect(await storageItem(page, "auth_token")).toBeNull();
-
-    await page.getByTestId("link-register").click();
-    await page.getByTestId("page-register").waitFor();
-    await page.getByTestId("button-register").click();
-    await page.getByTestId("error-firstName").waitFor();
-    const expected: Record<string, string> = {
-      firstName: "First name is required",
-      lastName: "Last name is required",
-      email: "Please enter a valid email address",
-      tenantName: "Organization name is required",
-      tenantSlug: "Organization ID must be at least 3 characters",
-      password: "Password must be at least 8 characters",
-    };
-    for (const [field, message] of Object.entries(expected)) expect(await textOf(page.getByTestId(`error-${field}`))).toBe(message);
-
-    await fillRegisterForm(page, newUser({ tenantSlug: "Not_Valid" }));
-    await page.getByTestId("button-register").click();
-    await expect.poll(() => textOf(page.getByTestId("error-tenantSlug"))).toBe("Organization ID can only contain lowercase letters, numbers, and hyphens");
-
-    await fillRegisterForm(page, newUser({ tenantSlug: existing.slug }));
-    await page.getByTestId("button-register").click();
-    await expectToast(page, "This Organization ID is already taken", "Error");
-    expect(pathOf(page)).toBe("/register");
-
-    diagnostics.assertClean(httpError("POST", "/api/auth/login", 401), httpError("POST", "/api/auth/register", 409));
-  });
-
-  it("serves the dashboard on a hard load and a reload of / (signed out: /login; signed in: the Overview)", async () => {
-    const { page, diagnostics } = await open();
-    await clearSession(page);
-    const signedOut = await page.goto("/");
-    expect(signedOut?.status()).toBe(200);
-    await page.getByTestId("page-login").waitFor();
-    expect(pathOf(page)).toBe("/login");
-
-    await signInFast(page, app.url, "/slaves");
-    await page.getByTestId("page-slave-accounts").waitFor();
-    const signedIn = await page.goto("/");
-    expect(signedIn?.status()).toBe(200);
-    await page.getByTestId("page-overview").waitFor();
-    const reloaded = await page.reload();
-    expect(reloaded?.status()).toBe(200);
-    await page.getByTestId("page-overview").waitFor();
-    diagnostics.assertClean(NO_MASTER_YET);
-  });
+describe.each(databaseKinds())("accounts journey on %s", (kind) => {
+  const suite = browserSuite(kind, "accounts-journey");
+  const open = (viewport?: ViewportName) => suite.open(viewport);
 
   it("registers (after validation errors), signs in, manages master and slave accounts, keeps the theme and logs out", async () => {
     const { page, diagnostics } = await open();
@@ -173,7 +31,7 @@ describe.each(databaseKinds())("foundation journey on %s", (kind) => {
 
     // --- /register: client-side validation first (§5), nothing is sent.
     await fillRegisterForm(page, { ...user, tenantSlug: "ab", confirmPassword: `${user.password}!` });
-    expect(await textOf(page.getByTestId("text-dashboard-url"))).toBe(`${app.url}/ab`);
+    expect(await textOf(page.getByTestId("text-dashboard-url"))).toBe(`${suite.app.url}/ab`);
     await page.getByTestId("button-register").click();
     await page.getByTestId("error-tenantSlug").waitFor();
     expect(await textOf(page.getByTestId("error-tenantSlug"))).toBe("Organization ID must be at least 3 characters");
@@ -206,7 +64,7 @@ describe.each(databaseKinds())("foundation journey on %s", (kind) => {
     expect(token).toBeTruthy();
     expect(await storageItem(page, "tenant_id")).toBeTruthy();
     expect(JSON.parse((await storageItem(page, "user")) ?? "null")).toMatchObject({ firstName: user.firstName, lastName: user.lastName });
-    const api = app.api.withToken(token);
+    const api = suite.app.api.withToken(token);
 
     // --- Overview: empty states, then Add Master with §5 validation.
     await page.getByTestId("text-no-master").waitFor();
@@ -328,7 +186,7 @@ describe.each(databaseKinds())("foundation journey on %s", (kind) => {
 
   it("shows accounts created elsewhere on the open Overview without a reload (account_created over /ws)", async () => {
     const { page, diagnostics } = await open();
-    const t = await signInFast(page, app.url, "/slaves");
+    const t = await signInFast(page, suite.app.url, "/slaves");
     await page.getByTestId("nav-overview").click();
     await page.getByTestId("text-no-slaves").waitFor();
     await page.getByTestId("text-no-master").waitFor();
@@ -359,98 +217,6 @@ describe.each(databaseKinds())("foundation journey on %s", (kind) => {
     expect(await page.evaluate(() => (globalThis as unknown as PageWindow).__e2eMarker)).toBe("still here");
     diagnostics.assertClean(NO_MASTER_YET);
   });
-
-  it("PANIC STOP asks first, then pauses copying and says so (§2, §8)", async () => {
-    const { page, diagnostics } = await open();
-    const t = await signUp(app.url);
-    const slave = await t.api.post("/api/accounts", { accountNumber: "8100", alias: "Runner", broker: "OANDA", platform: "MT4", role: "SLAVE", status: "active" });
-    await seedSession(page, t);
-    await page.goto("/slaves");
-    const status = page.getByTestId(`status-slave-${slave.body.id}`);
-    await expect.poll(() => textOf(status)).toBe("active");
-
-    await page.getByTestId("button-panic-stop").click();
-    const dialog = page.getByTestId("dialog-confirm");
-    await dialog.getByText("Are you sure you want to execute PANIC STOP? This will close all positions and pause copying.", { exact: true }).waitFor();
-    await dialog.getByTestId("button-cancel-confirm").click();
-    await dialog.waitFor({ state: "detached" });
-    expect((await t.api.get(`/api/accounts/${slave.body.id}`)).body.status).toBe("active");
-
-    await page.getByTestId("button-panic-stop").click();
-    await confirmDialog(page, "Are you sure you want to execute PANIC STOP? This will close all positions and pause copying.");
-    await expectToast(page, "All positions closed and copying paused.", "PANIC STOP Executed");
-    await expect.poll(() => textOf(status)).toBe("paused");
-    expect(await textOf(page.getByTestId("button-panic-stop"))).toBe("PANIC STOP");
-    expect((await t.api.get(`/api/accounts/${slave.body.id}`)).body.status).toBe("paused");
-    diagnostics.assertClean(NO_MASTER_YET);
-  });
-
-  it("shows 'Page Not Found' for an unknown path while signed in", async () => {
-    const { page, diagnostics } = await open();
-    await signInFast(page, app.url, "/definitely/not/a/screen");
-    const notFound = page.getByTestId("page-not-found");
-    await notFound.waitFor();
-    await notFound.getByRole("heading", { name: "Page Not Found" }).waitFor();
-    await page.getByTestId("sidebar").waitFor();
-    await screenshot(page, `foundation-${kind}-404`);
-    await page.getByTestId("link-home").click();
-    await page.getByTestId("page-overview").waitFor();
-    diagnostics.assertClean(NO_MASTER_YET);
-  });
-
-  it("shows 'Waiting for Master EA connection...' on /master for a master without an EA", async () => {
-    const { page, diagnostics } = await open();
-    await signUpWithMaster(page);
-    await page.goto("/master");
-    const card = page.getByTestId("card-master");
-    await card.waitFor();
-    expect(await textOf(page.getByTestId("text-waiting-ea"))).toBe("Waiting for Master EA connection...");
-    expect(await textOf(page.getByTestId("text-master-title"))).toBe("Account 50009999");
-    expect(await page.getByTestId("text-master-server").count()).toBe(0);
-    expect(await page.getByTestId("text-master-login").count()).toBe(0);
-    // §2: only one master; the add button is hidden once it exists.
-    expect(await page.getByTestId("button-add-master").count()).toBe(0);
-    expect(await page.getByTestId("button-add-master-empty").count()).toBe(0);
-    await screenshot(page, `foundation-${kind}-master-waiting-ea`);
-    diagnostics.assertClean();
-  });
-
-  it("hides the sidebar behind the menu button at 390 px and opens it as a drawer", async () => {
-    const { page, diagnostics } = await open("phone");
-    await signInFast(page, app.url, "/slaves");
-    await page.getByTestId("page-slave-accounts").waitFor();
-    const menu = page.getByTestId("button-menu");
-    await menu.waitFor();
-    expect(await page.getByTestId("sidebar").count()).toBe(0);
-    await screenshot(page, `foundation-${kind}-phone-closed`);
-
-    await menu.click();
-    const drawer = page.getByTestId("sidebar");
-    await drawer.waitFor();
-    expect(await drawer.getAttribute("role")).toBe("dialog");
-    await drawer.getByTestId("text-user-name").waitFor();
-    await drawer.getByTestId("button-panic-stop").waitFor();
-    const box = await drawer.boundingBox();
-    expect(box).not.toBeNull();
-    expect(box!.x).toBeLessThanOrEqual(1);
-    expect(box!.width).toBeLessThan(390);
-    await screenshot(page, `foundation-${kind}-phone-drawer`);
-
-    await drawer.getByTestId("nav-overview").click();
-    await page.getByTestId("page-overview").waitFor();
-    await drawer.waitFor({ state: "detached" });
-    expect(pathOf(page)).toBe("/");
-    diagnostics.assertClean(NO_MASTER_YET);
-  });
-
-  /** Signs a fresh tenant in (storage only, no page load) with a master created over the API, no EA yet. */
-  async function signUpWithMaster(page: Page) {
-    const t = await signUp(app.url);
-    const res = await t.api.post("/api/accounts", { accountNumber: "50009999", broker: "IC Markets", platform: "MT5", role: "MASTER", status: "active" });
-    expect(res.status).toBe(201);
-    await seedSession(page, t);
-    return t;
-  }
 });
 
 /** Adds a slave through the /slaves dialog (§2) and waits for the §8 toast and the dialog to close. */
