@@ -1,0 +1,36 @@
+/** MetaTrader accounts of a tenant: the master and its slaves. */
+import { sql } from "drizzle-orm";
+import { index, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt, tenantRef, ts } from "./columns.ts";
+
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    accountNumber: text("account_number").notNull(),
+    alias: text("alias"),
+    broker: text("broker").notNull(),
+    platform: text("platform").notNull(),
+    role: text("role").notNull(),
+    status: text("status").notNull().default("active"),
+    balance: numeric("balance").notNull().default("0"),
+    equity: numeric("equity").notNull().default("0"),
+    currency: text("currency").notNull().default("USD"),
+    server: text("server"),
+    login: text("login"),
+    lastHeartbeat: ts("last_heartbeat"),
+    /** EA profile (retry, backoff, slip, whitelist, blacklist, hours, min equity, override). */
+    settings: jsonb("settings").$type<Record<string, unknown>>(),
+    /** Balance at the first heartbeat of the UTC day: base of the daily loss stop. */
+    dayStartBalance: numeric("day_start_balance"),
+    dayStartDate: text("day_start_date"),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("accounts_tenant_role_number_key").on(t.tenantId, t.role, t.accountNumber),
+    uniqueIndex("accounts_one_master_per_tenant").on(t.tenantId).where(sql`${t.role} = 'MASTER'`),
+    index("accounts_tenant_idx").on(t.tenantId, t.role),
+  ],
+);

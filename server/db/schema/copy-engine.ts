@@ -1,0 +1,140 @@
+/** The copy engine: master signals and their events, slave orders (the outbox) and ticket links. */
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt, tenantRef, ts } from "./columns.ts";
+import { accounts } from "./accounts.ts";
+
+/** One row per master ticket (position or pending order) — the dashboard's "signal". */
+export const signals = pgTable(
+  "signals",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    masterAccountId: uuid("master_account_id").references(() => accounts.id, { onDelete: "set null" }),
+    masterTicket: text("master_ticket").notNull(),
+    symbol: text("symbol").notNull(),
+    side: text("side").notNull(),
+    orderType: text("order_type").notNull(),
+    /** Open volume, lots. */
+    volume: numeric("volume").notNull(),
+    openVolume: numeric("open_volume").notNull(),
+    price: numeric("price").notNull(),
+    stopLimitPrice: numeric("stop_limit_price"),
+    sl: numeric("sl"),
+    tp: numeric("tp"),
+    comment: text("comment"),
+    magic: text("magic"),
+    status: text("status").notNull().default("active"),
+    /** When the master closed or cancelled the ticket; the signal ends once every slave applied it. */
+    masterClosedAt: ts("master_closed_at"),
+    /** Status the signal takes when every slave applied the master's close (closed | cancelled). */
+    finalStatus: text("final_status"),
+    /** Master event time of the opening event. */
+    openedAt: ts("opened_at").notNull(),
+    createdAt: createdAt(),
+    closedAt: ts("closed_at"),
+  },
+  (t) => [
+    // A ticket identifies one live position; a replaced master may reuse old tickets later.
+    uniqueIndex("signals_tenant_active_ticket_key").on(t.tenantId, t.masterTicket).where(sql`${t.status} = 'active'`),
+    index("signals_tenant_status_idx").on(t.tenantId, t.status, t.createdAt),
+  ],
+);
+
+/** Every master event (open, modify, close, pending open/modify/cancel) as received. */
+export const signalEvents = pgTable(
+  "signal_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    signalId: uuid("signal_id").references(() => signals.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    /** The EA's own event id. */
+    externalId: text("external_id").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    payload: jsonb("payload").notNull(),
+    /** Master event time (ts of the wire message). */
+    masterTs: ts("master_ts").notNull(),
+    /** When the bridge accepted it: start of latency measurement. */
+    receivedAt: ts("received_at").notNull().defaultNow(),
+  },
+  (t) => [index("signal_events_signal_idx").on(t.signalId), index("signal_events_tenant_idx").on(t.tenantId, t.receivedAt)],
+);
+
+/** Slave orders (the transactional outbox): one per (event, slave), pending until reported. */
+export const executions = pgTable(
+  "executions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    signalId: uuid("signal_id").references(() => signals.id, { onDelete: "cascade" }),
+    eventId: uuid("event_id").references(() => signalEvents.id, { onDelete: "cascade" }),
+    slaveAccountId: uuid("slave_account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    action: text("action").notNull(),
+    status: text("status").notNull().default("pending"),
+    /** Master ticket the order copies (denormalised so delivery needs no join). */
+    masterTicket: text("master_ticket"),
+    symbol: text("symbol"),
+    side: text("side"),
+    orderType: text("order_type"),
+    volume: numeric("volume"),
+    requestedVolume: numeric("requested_volume"),
+    price: numeric("price"),
+    stopLimitPrice: numeric("stop_limit_price"),
+    sl: numeric("sl"),
+    tp: numeric("tp"),
+    comment: text("comment"),
+    magic: text("magic"),
+    maxSpreadPts: integer("max_spread_pts"),
+    maxDeviationPts: integer("max_deviation_pts"),
+    /** Slave ticket acted on (modify/close) or created (open). */
+    slaveTicket: text("slave_ticket"),
+    fillPrice: numeric("fill_price"),
+    fillTime: ts("fill_time"),
+    point: numeric("point"),
+    latencyMs: integer("latency_ms"),
+    slippagePts: numeric("slippage_pts"),
+    profit: numeric("profit"),
+    errorCode: integer("error_code"),
+    errorMessage: text("error_message"),
+    deliveryCount: integer("delivery_count").notNull().default(0),
+    /** Delivery lease: not handed out again before this time unless the EA asks to redeliver. */
+    leaseUntil: ts("lease_until"),
+    deliveredAt: ts("delivered_at"),
+    reportedAt: ts("reported_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("executions_pending_idx").on(t.slaveAccountId, t.createdAt).where(sql`${t.status} = 'pending'`),
+    index("executions_signal_idx").on(t.signalId),
+    index("executions_tenant_created_idx").on(t.tenantId, t.createdAt),
+    index("executions_tenant_reported_idx").on(t.tenantId, t.reportedAt),
+  ],
+);
+
+/** Master ticket ↔ slave ticket: the copied position on one slave and its open volume (lots). */
+export const positionLinks = pgTable(
+  "position_links",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    signalId: uuid("signal_id")
+      .notNull()
+      .references(() => signals.id, { onDelete: "cascade" }),
+    slaveAccountId: uuid("slave_account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    slaveTicket: text("slave_ticket"),
+    volume: numeric("volume").notNull(),
+    /** open | closed */
+    status: text("status").notNull().default("open"),
+    openedAt: createdAt(),
+    closedAt: ts("closed_at"),
+  },
+  (t) => [
+    uniqueIndex("position_links_signal_slave_key").on(t.signalId, t.slaveAccountId),
+    index("position_links_open_idx").on(t.slaveAccountId).where(sql`${t.status} = 'open'`),
+  ],
+);

@@ -1,0 +1,43 @@
+/** Per-slave copy settings: symbol mappings and risk limits (with the EA profile). */
+import { boolean, integer, numeric, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt, tenantRef, ts } from "./columns.ts";
+import { accounts } from "./accounts.ts";
+
+export const symbolMaps = pgTable(
+  "symbol_maps",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    slaveAccountId: uuid("slave_account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    masterSymbol: text("master_symbol").notNull(),
+    slaveSymbol: text("slave_symbol").notNull(),
+    lotMultiplier: numeric("lot_multiplier").notNull().default("1"),
+    enabled: boolean("enabled").notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("symbol_maps_slave_master_key").on(t.tenantId, t.slaveAccountId, t.masterSymbol)],
+);
+
+export const riskLimits = pgTable(
+  "risk_limits",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    scope: text("scope").notNull().default("account"),
+    targetId: uuid("target_id").notNull(),
+    maxDrawdownPct: numeric("max_drawdown_pct").notNull(),
+    maxLotSize: numeric("max_lot_size").notNull(),
+    maxPositions: integer("max_positions").notNull(),
+    maxSpreadPts: integer("max_spread_pts").notNull(),
+    maxDeviationPts: integer("max_deviation_pts").notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("risk_limits_account_key").on(t.tenantId, t.accountId)],
+);

@@ -1,0 +1,48 @@
+/** Organisations (tenants), their users and dashboard sessions. */
+import { boolean, index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt, tenantRef, ts } from "./columns.ts";
+
+export const tenants = pgTable("tenants", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  slug: text("slug").notNull().unique(),
+  /** Set by pause-all / panic-stop; cleared when a slave is enabled again. */
+  copyPaused: boolean("copy_paused").notNull().default(false),
+  createdAt: createdAt(),
+});
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    /** Stored lower-cased; unique across tenants because login is by email alone. */
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("users_email_key").on(t.email), index("users_tenant_idx").on(t.tenantId)],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** SHA-256 of the 256-bit bearer token, hex; the token itself is never stored. */
+    tokenHash: text("token_hash").notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: ts("last_seen_at").notNull().defaultNow(),
+    /** Absolute expiry. Idle expiry is last_seen_at + idle timeout. */
+    expiresAt: ts("expires_at").notNull(),
+    revokedAt: ts("revoked_at"),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+  },
+  (t) => [uniqueIndex("sessions_token_hash_key").on(t.tokenHash), index("sessions_user_idx").on(t.userId)],
+);
