@@ -3,8 +3,13 @@
  * N slave clients parked on long-polls receive their orders. Latency per order = time the order
  * reaches the slave client − time the master's POST was sent (so it includes the whole master
  * request, the outbox commit and the delivery). Events alternate OPEN and CLOSE of one ticket;
- * slaves report every order (filled / closed) as an EA would, concurrently with polling; the next
- * event is sent once those reports are done and `gapMs` has passed (latency, not a backlog).
+ * slaves report every order (filled / closed) and poll again as an EA would; the next event is
+ * sent once those reports are done and `gapMs` has passed (latency, not a backlog).
+ * A slave reports and re-polls once every slave has received the event: in this one process on a
+ * 2-core machine, signing and sending those requests (and the server working on them) would
+ * otherwise hold back the reading of the other slaves' answers, which the server has already
+ * written — it answers every parked poll in one turn of its event loop, before it reads any new
+ * request, so a slave's next request cannot delay another slave's order on the server's side.
  * `afterAck` measures the same arrivals from the moment the master received its 201 (the signal
  * accepted and durable): negative when the order reached the slave before the master's answer.
  */
@@ -40,6 +45,7 @@ export async function runCopyLatency(db: DbKind, slaves: number, events: number,
   const sentAt = new Map<string, number>();
   const received = new Map<string, number>(); // event key → slaves that received it
   const waiters = new Map<string, () => void>();
+  const measured = new Map<string, Promise<boolean>>(); // event key → every slave received it (or 10 s passed)
   const latencies: number[] = [];
   const acks: number[] = [];
   const afterAck: number[] = [];
@@ -66,9 +72,7 @@ export async function runCopyLatency(db: DbKind, slaves: number, events: number,
       received.set(key, n);
       if (n === slaves) waiters.get(key)?.();
       const status = o.action === "OPEN" ? "filled" : "closed";
-      // Each slave is its own terminal: its report must not delay another slave's receipt in
-      // this one process, so it is sent once the answers already read are timestamped.
-      const p = new Promise((r) => setImmediate(r)).then(() =>
+      const p = (measured.get(key) ?? Promise.resolve()).then(() =>
         client
           .report({ orderId: o.orderId, status, slaveTicket: `${slaveIndex}${o.masterTicket}`, fillPrice: o.price ?? "1", volume: o.volume ?? "0.01", point: "0.00001" })
           .catch(() => undefined),
@@ -86,6 +90,7 @@ export async function runCopyLatency(db: DbKind, slaves: number, events: number,
         const { orders } = await client.poll({ waitMs: 25_000, redeliver: first });
         first = false;
         onOrders(client, i, seen, orders);
+        await Promise.all(orders.map((o) => measured.get(`${o.action}:${o.masterTicket}`) ?? Promise.resolve(true)));
       } catch {
         if (!running) return;
       }
@@ -105,6 +110,7 @@ export async function runCopyLatency(db: DbKind, slaves: number, events: number,
         resolve(true);
       });
     });
+    measured.set(key, all);
     const t0 = performance.now();
     sentAt.set(key, t0);
     const res = await bridge.master.signal(masterEvent(type, { ticket, volume: 1, price: 1.08456 }));
@@ -115,6 +121,7 @@ export async function runCopyLatency(db: DbKind, slaves: number, events: number,
     for (const at of arrivals.get(key) ?? []) afterAck.push(at - ackAt);
     arrivals.delete(key);
     waiters.delete(key);
+    measured.delete(key);
     // Measure each event on its own: let the reports finish and the re-polls park again.
     await Promise.all([...reports]);
     await new Promise((r) => setTimeout(r, gapMs));
