@@ -22,10 +22,18 @@ export async function writeAuditLog(db: Db, entry: AuditEntry): Promise<void> {
   await db.insert(auditLogs).values(toRow(entry));
 }
 
-/** Several entries in one statement (used on the signal path to save round trips). */
+/** Several entries in one statement. */
 export async function writeAuditLogs(db: Db, entries: AuditEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  await db.insert(auditLogs).values(entries.map(toRow));
+  await auditLogsInsert(db, entries);
+}
+
+/**
+ * The unexecuted insert of one or more entries (at least one), for a caller that folds it into a
+ * larger statement (the signal path writes its audit entries in the same statement as its orders).
+ */
+export function auditLogsInsert(db: Db, entries: AuditEntry[]) {
+  return db.insert(auditLogs).values(entries.map(toRow));
 }
 
 function toRow(e: AuditEntry) {

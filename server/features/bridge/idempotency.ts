@@ -60,12 +60,17 @@ export async function beginIdempotent(relaxedDb: Db, tenantId: string, key: stri
   return { kind: "replay", status: row.responseStatus, body: row.responseBody };
 }
 
-/** Inside the work's transaction: records the response the key answers from now on. */
-export async function completeIdempotent(tx: Db, tenantId: string, key: string, status: number, body: unknown): Promise<void> {
-  await tx
+/**
+ * Inside the work's transaction: the (unexecuted) update that records the response the key
+ * answers from now on. Returned as a query so the caller can fold it into the statement that
+ * writes the work itself (copy-engine/record-event.ts), one round trip fewer.
+ */
+export function completeIdempotent(tx: Db, tenantId: string, key: string, status: number, body: unknown) {
+  return tx
     .update(idempotencyKeys)
     .set({ state: "done", responseStatus: status, responseBody: body })
-    .where(and(eq(idempotencyKeys.tenantId, tenantId), eq(idempotencyKeys.key, key)));
+    .where(and(eq(idempotencyKeys.tenantId, tenantId), eq(idempotencyKeys.key, key)))
+    .returning({ key: idempotencyKeys.key });
 }
 
 /** The work failed: drop the marker so a retry can run. */

@@ -10,9 +10,8 @@ import { executions, positionLinks, signals } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
 import { conflict, notFound } from "../../http/errors.ts";
 import { copyComment } from "./open-signal.ts";
-import type { EventOutcome, SignalEventInput } from "./process-signal.ts";
+import type { EventPlan, SignalEventInput } from "./process-signal.ts";
 import { closeFraction, remainingVolume, slaveCloseVolume } from "./rules.ts";
-import { completeSignalsIfDone } from "./signal-completion.ts";
 
 interface Target {
   slaveAccountId: string;
@@ -44,8 +43,8 @@ export async function loadTargets(db: Db, tenantId: string, signalId: string): P
   return targets;
 }
 
-export async function followSignal(tx: Db, input: SignalEventInput, insertEvent: (signalId: string) => Promise<string>): Promise<EventOutcome> {
-  const { event, tenantId, receivedAt } = input;
+export async function followSignal(tx: Db, input: SignalEventInput): Promise<EventPlan> {
+  const { event, tenantId, receivedAt, eventId } = input;
   const order = event.order;
   const [signal] = await tx
     .select()
@@ -80,44 +79,32 @@ export async function followSignal(tx: Db, input: SignalEventInput, insertEvent:
     .where(eq(signals.id, signal.id))
     .returning();
   if (!updated) throw new Error("signal update returned nothing");
-  const eventId = await insertEvent(signal.id);
 
   const targets = await loadTargets(tx, tenantId, signal.id);
-  const created =
-    targets.length === 0
-      ? []
-      : await tx
-          .insert(executions)
-          .values(
-            targets.map((t) => ({
-              tenantId,
-              signalId: signal.id,
-              eventId,
-              slaveAccountId: t.slaveAccountId,
-              action: event.type,
-              masterTicket: signal.masterTicket,
-              slaveTicket: t.slaveTicket,
-              symbol: t.symbol,
-              side: signal.side,
-              orderType: signal.orderType,
-              volume: event.type === "CLOSE" && fraction ? slaveCloseVolume(t.volume, fraction, full) : t.volume,
-              requestedVolume: null,
-              // Close: the master's close price (slippage of the close); modify: the new order price.
-              price: order.price ?? null,
-              stopLimitPrice: updated.stopLimitPrice,
-              sl: updated.sl,
-              tp: updated.tp,
-              comment: copyComment(signal.masterTicket),
-              magic: signal.magic,
-              maxSpreadPts: t.maxSpreadPts,
-              maxDeviationPts: t.maxDeviationPts,
-              createdAt: receivedAt,
-            })),
-          )
-          .returning();
-
-  // Nothing was copied (or every copy is already gone): the signal ends with the master's close.
-  const closedSignalIds = isClose && full ? await completeSignalsIfDone(tx, tenantId, [signal.id], receivedAt) : [];
+  const orders = targets.map((t) => ({
+    tenantId,
+    signalId: signal.id,
+    eventId,
+    slaveAccountId: t.slaveAccountId,
+    action: event.type,
+    masterTicket: signal.masterTicket,
+    slaveTicket: t.slaveTicket,
+    symbol: t.symbol,
+    side: signal.side,
+    orderType: signal.orderType,
+    volume: event.type === "CLOSE" && fraction ? slaveCloseVolume(t.volume, fraction, full) : t.volume,
+    requestedVolume: null,
+    // Close: the master's close price (slippage of the close); modify: the new order price.
+    price: order.price ?? null,
+    stopLimitPrice: updated.stopLimitPrice,
+    sl: updated.sl,
+    tp: updated.tp,
+    comment: copyComment(signal.masterTicket),
+    magic: signal.magic,
+    maxSpreadPts: t.maxSpreadPts,
+    maxDeviationPts: t.maxDeviationPts,
+    createdAt: receivedAt,
+  }));
   const what =
     event.type === "CLOSE"
       ? `${full ? "close" : `partial close of ${order.volume ?? "?"}`}`
@@ -126,17 +113,16 @@ export async function followSignal(tx: Db, input: SignalEventInput, insertEvent:
         : `modify (SL ${updated.sl ?? "none"}, TP ${updated.tp ?? "none"})`;
   return {
     signal: updated,
-    eventId,
     newSignal: false,
-    executions: created,
-    orders: created,
-    closedSignalIds,
+    executions: orders,
+    // Nothing was copied (or every copy is already gone): the signal ends with the master's close.
+    endsWhenDone: isClose && full,
     audits: [
       {
         tenantId,
         category: "trade",
         source: "bridge",
-        message: `Master ${what} of ticket ${signal.masterTicket} (${signal.symbol}): ${created.length} slave order(s) queued`,
+        message: `Master ${what} of ticket ${signal.masterTicket} (${signal.symbol}): ${orders.length} slave order(s) queued`,
         accountId: input.master.id,
         signalId: signal.id,
         metadata: { eventId, externalId: event.id, type: event.type, remainingVolume: updated.volume, price: order.price ?? null },

@@ -1,23 +1,25 @@
 /**
  * A master OPEN or PENDING_OPEN: a new signal for the ticket and, for every slave, an order or a
- * rejected execution (decideOpen). Runs inside processSignalEvent's transaction.
+ * rejected execution (decideOpen). Runs inside processSignalEvent's transaction, which records
+ * the plan (record-event.ts).
  */
 import type { SignalEvent } from "#contract";
 import type { Db } from "../../db/client.ts";
-import { executions, signals } from "../../db/schema.ts";
+import { signals } from "../../db/schema.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { conflict, invalidField } from "../../http/errors.ts";
 import type { AuditEntry } from "../audit/write-audit-log.ts";
 import type { SignalRow } from "../signals/mappers.ts";
 import { decideOpen } from "./rules.ts";
 import { loadSlaveStates } from "./slave-states.ts";
-import type { EventOutcome, SignalEventInput } from "./process-signal.ts";
+import type { EventPlan, SignalEventInput } from "./process-signal.ts";
+import type { NewExecution } from "./record-event.ts";
 
 /** Comment every copied order carries, so an EA can find a copy by its master ticket. */
 export const copyComment = (masterTicket: string) => `cb:${masterTicket}`.slice(0, 31);
 
-export async function openSignal(tx: Db, input: SignalEventInput, insertEvent: (signalId: string) => Promise<string>): Promise<EventOutcome> {
-  const { event, tenantId, master, copyPaused, receivedAt } = input;
+export async function openSignal(tx: Db, input: SignalEventInput): Promise<EventPlan> {
+  const { event, tenantId, master, copyPaused, receivedAt, eventId } = input;
   const order = event.order;
   assertOpenable(event);
   const volume = order.volume as string;
@@ -50,11 +52,10 @@ export async function openSignal(tx: Db, input: SignalEventInput, insertEvent: (
       throw err;
     });
   if (!signal) throw new Error("signal insert returned nothing");
-  const eventId = await insertEvent(signal.id);
 
   const states = await loadSlaveStates(tx, tenantId, order.symbol, receivedAt.toISOString().slice(0, 10));
   const action = event.type === "OPEN" ? "OPEN" : "PENDING_OPEN";
-  const rows: (typeof executions.$inferInsert)[] = [];
+  const rows: NewExecution[] = [];
   const audits: AuditEntry[] = [];
   const clamps: { accountId: string; requested: string; volume: string }[] = [];
   for (const slave of states) {
@@ -102,19 +103,18 @@ export async function openSignal(tx: Db, input: SignalEventInput, insertEvent: (
       maxDeviationPts: d.maxDeviationPts,
     });
   }
-  const created = rows.length > 0 ? await tx.insert(executions).values(rows).returning() : [];
-  const pending = created.filter((r) => r.status === "pending");
-  const rejected = created.length - pending.length;
+  const pending = rows.filter((r) => r.status === "pending").length;
+  const rejected = rows.length - pending;
   audits.unshift({
     tenantId,
     category: "trade",
     source: "bridge",
-    message: `Master ${event.type} ${order.side} ${volume} ${order.symbol} @ ${price} (ticket ${order.ticket}): ${pending.length} order(s) queued, ${rejected} blocked`,
+    message: `Master ${event.type} ${order.side} ${volume} ${order.symbol} @ ${price} (ticket ${order.ticket}): ${pending} order(s) queued, ${rejected} blocked`,
     accountId: master.id,
     signalId: signal.id,
-    metadata: { eventId, externalId: event.id, orderType: order.orderType, sl: order.sl, tp: order.tp, clamps, skippedSlaves: states.length - created.length },
+    metadata: { eventId, externalId: event.id, orderType: order.orderType, sl: order.sl, tp: order.tp, clamps, skippedSlaves: states.length - rows.length },
   });
-  return { signal, eventId, newSignal: true, executions: created, orders: pending, audits, closedSignalIds: [] };
+  return { signal, newSignal: true, executions: rows, audits, endsWhenDone: false };
 }
 
 function assertOpenable(event: SignalEvent): void {

@@ -4,19 +4,25 @@
  * entries and the idempotency record, so the 201 is sent only once all of it is durable.
  * Signal events of one tenant are serialised by an advisory transaction lock (limits such as
  * maxPositions are checked against a consistent count).
+ *
+ * Round trips are the cost on this path: the handler (open-signal.ts, follow-signal.ts) reads
+ * and decides, then record-event.ts writes the event, the orders, the audit entries and the
+ * idempotency record in one statement.
  */
+import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { SignalAccepted, SignalEvent } from "#contract";
 import type { Db } from "../../db/client.ts";
-import { signalEvents, tenants } from "../../db/schema.ts";
+import { tenants } from "../../db/schema.ts";
 import type { AppContext } from "../../http/context.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
-import { writeAuditLogs, type AuditEntry } from "../audit/write-audit-log.ts";
-import { completeIdempotent } from "../bridge/idempotency.ts";
+import type { AuditEntry } from "../audit/write-audit-log.ts";
 import type { ExecutionRow, SignalRow } from "../signals/mappers.ts";
 import { emptyEffects, type CopyEffects } from "./effects.ts";
 import { followSignal } from "./follow-signal.ts";
 import { openSignal } from "./open-signal.ts";
+import { recordEvent, type NewExecution } from "./record-event.ts";
+import { completeSignalsIfDone } from "./signal-completion.ts";
 
 export interface SignalEventInput {
   tenantId: string;
@@ -25,16 +31,27 @@ export interface SignalEventInput {
   /** When the bridge accepted the request: start of latency measurement. */
   receivedAt: Date;
   copyPaused: boolean;
+  /** Id of the event row (generated before the handler runs: its orders and audits refer to it). */
+  eventId: string;
 }
 
-/** What one event handler produced inside the transaction. */
+/** What an event handler decided inside the transaction; record-event.ts writes it. */
+export interface EventPlan {
+  signal: SignalRow;
+  newSignal: boolean;
+  /** Slave orders (`pending`) and rejected copies to create. */
+  executions: NewExecution[];
+  audits: AuditEntry[];
+  /** A full master close or cancel: the signal ends at once if no slave holds a copy. */
+  endsWhenDone: boolean;
+}
+
+/** What one event produced once recorded. */
 export interface EventOutcome {
   signal: SignalRow;
-  eventId: string;
   newSignal: boolean;
   executions: ExecutionRow[];
   orders: ExecutionRow[];
-  audits: AuditEntry[];
   closedSignalIds: string[];
 }
 
@@ -42,53 +59,47 @@ export const SIGNAL_ACCEPTED_STATUS = 201;
 
 export async function processSignalEvent(
   ctx: AppContext,
-  input: Omit<SignalEventInput, "copyPaused">,
+  input: Omit<SignalEventInput, "copyPaused" | "eventId">,
 ): Promise<{ body: SignalAccepted; effects: CopyEffects }> {
   const { tenantId, event } = input;
-  const outcome = await ctx.db.transaction(async (tx: Db) => {
+  const eventId = randomUUID();
+  const { outcome, body } = await ctx.db.transaction(async (tx: Db) => {
     // One round trip: take the tenant's signal lock and read its copy pause.
     const result: unknown = await tx.execute(
       sql`select pg_advisory_xact_lock(hashtextextended(${tenantId}, 0)), (select ${tenants.copyPaused} from ${tenants} where ${tenants.id} = ${tenantId}) as copy_paused`,
     );
     // Both drivers answer execute() with `{ rows }`.
     const locked = result as { rows: { copy_paused: boolean | null }[] };
-    const full: SignalEventInput = { ...input, copyPaused: locked.rows[0]?.copy_paused === true };
-    const insertEvent = async (signalId: string) => {
-      const [row] = await tx
-        .insert(signalEvents)
-        .values({
-          tenantId,
-          signalId,
-          type: event.type,
-          externalId: event.id,
-          idempotencyKey: event.idempotencyKey,
-          payload: event,
-          masterTs: new Date(event.ts * 1000),
-          receivedAt: input.receivedAt,
-        })
-        .returning({ id: signalEvents.id });
-      if (!row) throw new Error("signal event insert returned nothing");
-      return row.id;
+    const full: SignalEventInput = { ...input, eventId, copyPaused: locked.rows[0]?.copy_paused === true };
+    const plan = event.type === "OPEN" || event.type === "PENDING_OPEN" ? await openSignal(tx, full) : await followSignal(tx, full);
+    const queued = plan.executions.filter((x) => x.status === undefined || x.status === "pending").length;
+    const body: SignalAccepted = { signalId: plan.signal.id, eventId, type: event.type, queued, rejected: plan.executions.length - queued };
+    const created = await recordEvent(tx, {
+      tenantId,
+      eventId,
+      signalId: plan.signal.id,
+      event,
+      receivedAt: input.receivedAt,
+      executions: plan.executions,
+      audits: plan.audits,
+      response: { status: SIGNAL_ACCEPTED_STATUS, body },
+    });
+    // Orders just queued keep the signal alive; only a close nobody holds ends it here.
+    const closedSignalIds = plan.endsWhenDone && created.length === 0 ? await completeSignalsIfDone(tx, tenantId, [plan.signal.id], input.receivedAt) : [];
+    const outcome: EventOutcome = {
+      signal: plan.signal,
+      newSignal: plan.newSignal,
+      executions: created,
+      orders: created.filter((r) => r.status === "pending"),
+      closedSignalIds,
     };
-    const outcome =
-      event.type === "OPEN" || event.type === "PENDING_OPEN" ? await openSignal(tx, full, insertEvent) : await followSignal(tx, full, insertEvent);
-    const body: SignalAccepted = {
-      signalId: outcome.signal.id,
-      eventId: outcome.eventId,
-      type: event.type,
-      queued: outcome.orders.length,
-      rejected: outcome.executions.length - outcome.orders.length,
-    };
-    await writeAuditLogs(tx, outcome.audits);
-    await completeIdempotent(tx, tenantId, event.idempotencyKey, SIGNAL_ACCEPTED_STATUS, body);
     return { outcome, body };
   });
 
   const effects = emptyEffects();
-  const { outcome: o } = outcome;
-  (o.newSignal ? effects.newSignals : effects.updatedSignals).push(o.signal);
-  effects.executions.push(...o.executions);
-  effects.orders.push(...o.orders);
-  effects.closedSignalIds.push(...o.closedSignalIds);
-  return { body: outcome.body, effects };
+  (outcome.newSignal ? effects.newSignals : effects.updatedSignals).push(outcome.signal);
+  effects.executions.push(...outcome.executions);
+  effects.orders.push(...outcome.orders);
+  effects.closedSignalIds.push(...outcome.closedSignalIds);
+  return { body, effects };
 }
