@@ -30,10 +30,12 @@ export class OrderDelivery {
   /**
    * Hands freshly committed orders, grouped by slave account, to the connections waiting for
    * them — every stream of an account, otherwise its longest-waiting poll — at once, then records
-   * all of those hand-outs in ONE write (ten slaves cost one statement, and no slave waits for
-   * it). Until that write lands, a claim for the same account waits for it (recorded()), so the
-   * EA's next poll on this instance cannot be handed the order again. Orders nobody waited for
-   * stay in the database for the next claim. Returns the ids handed out.
+   * all of those hand-outs in ONE write (ten slaves cost one statement). The write is issued on
+   * the next turn of the event loop, once every answer of this turn is on the wire: building it
+   * and waking the database would otherwise compete with those answers for the CPU. Until it
+   * lands, a claim for the same account waits for it (recorded()), so the EA's next poll on this
+   * instance cannot be handed the order again. Orders nobody waited for stay in the database for
+   * the next claim. Returns the ids handed out.
    */
   handOut(batches: Map<string, SlaveOrder[]>, record: HandOutRecorder): string[] {
     const ids: string[] = [];
@@ -57,7 +59,9 @@ export class OrderDelivery {
     }
     if (ids.length === 0) return ids;
     // Delivery is at least once: a lost record risks a second hand-out, never a lost order.
-    const written = record(ids).catch((err: unknown) => console.warn("recording order hand-outs failed:", err));
+    const written = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => record(ids))
+      .catch((err: unknown) => console.warn("recording order hand-outs failed:", err));
     for (const accountId of accounts) {
       const before = this.recording.get(accountId);
       const all = before ? Promise.all([before, written]).then(() => undefined) : written;
