@@ -1,0 +1,72 @@
+/**
+ * unnestRows on real SQL (both databases): the rows come back exactly as values() would store
+ * them — text with array-literal syntax in it, exact numerics, dates, json, nulls, per-cell and
+ * per-column defaults — and misuse throws before anything is sent.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseKinds } from "../../e2e/support/databases.ts";
+import { accounts, auditLogs, executions, signalEvents, tenants } from "./schema.ts";
+import { createTestContext, type TestContext } from "../test-support/context.ts";
+import { unnestRows } from "./unnest-rows.ts";
+
+describe.each(databaseKinds())("unnestRows on %s", (kind) => {
+  let t: TestContext;
+  let tenantId: string;
+  let slaveId: string;
+
+  beforeAll(async () => {
+    t = await createTestContext(kind);
+    const [tenant] = await t.ctx.db.insert(tenants).values({ name: "Desk", slug: `desk-${Date.now()}` }).returning();
+    tenantId = tenant!.id;
+    const [slave] = await t.ctx.db
+      .insert(accounts)
+      .values({ tenantId, accountNumber: "7001", broker: "Pepperstone", platform: "MT4", role: "SLAVE" })
+      .returning();
+    slaveId = slave!.id;
+  });
+  afterAll(async () => t?.close());
+
+  it("stores every kind of value as values() does, with defaults per cell and per column", async () => {
+    const at = new Date("2026-11-21T10:00:00.123Z");
+    const rows = [
+      { tenantId, slaveAccountId: slaveId, action: "OPEN", volume: "0.10", price: "1.084560", comment: `a,"b"{c}\\ d`, maxSpreadPts: 20, createdAt: at },
+      { tenantId, slaveAccountId: slaveId, action: "OPEN", volume: "2", price: null, comment: null, status: "rejected", errorMessage: "Max positions reached (20)", createdAt: at },
+    ];
+    const viaUnnest = await t.ctx.db.insert(executions).select(unnestRows(executions, rows)).returning();
+    const viaValues = await t.ctx.db.insert(executions).values(rows).returning();
+    const comparable = (r: (typeof viaUnnest)[number]) => ({ ...r, id: undefined });
+    expect(viaUnnest.map(comparable)).toEqual(viaValues.map(comparable));
+    expect(viaUnnest[0]).toMatchObject({ volume: "0.10", price: "1.084560", comment: `a,"b"{c}\\ d`, maxSpreadPts: 20, createdAt: at });
+    // status: set by one row only → the other takes the column's default; errorMessage → null.
+    expect(viaUnnest.map((r) => [r.status, r.errorMessage, r.deliveryCount])).toEqual([
+      ["pending", null, 0],
+      ["rejected", "Max positions reached (20)", 0],
+    ]);
+    expect(new Set(viaUnnest.map((r) => r.id)).size).toBe(2);
+  });
+
+  it("takes SQL defaults for columns no row sets and round-trips json", async () => {
+    const before = Date.now();
+    const payload = { order: { ticket: "1", volume: "0.50" }, note: 'q"uote {a,b}' };
+    const rows = [
+      { tenantId, type: "OPEN", externalId: "e1", idempotencyKey: "k1", payload, masterTs: new Date("2026-11-21T10:00:00Z") },
+      { tenantId, type: "CLOSE", externalId: "e2", idempotencyKey: "k2", payload: [], masterTs: new Date("2026-11-21T10:00:01Z") },
+    ];
+    const stored = await t.ctx.db.insert(signalEvents).select(unnestRows(signalEvents, rows)).returning();
+    expect(stored.map((r) => [r.type, r.payload, r.signalId, r.masterTs.toISOString()])).toEqual([
+      ["OPEN", payload, null, "2026-11-21T10:00:00.000Z"],
+      ["CLOSE", [], null, "2026-11-21T10:00:01.000Z"],
+    ]);
+    expect(stored[0]!.id).not.toBe(stored[1]!.id); // gen_random_uuid() per row
+    expect(stored[0]!.receivedAt.getTime()).toBeGreaterThanOrEqual(before - 5_000); // now()
+  });
+
+  it("throws on no rows, and on an SQL default left out by some rows only", () => {
+    expect(() => unnestRows(executions, [])).toThrow(/at least one row/);
+    const base = { tenantId, slaveAccountId: slaveId, action: "OPEN" };
+    expect(() => unnestRows(executions, [{ ...base, id: randomUUID() }, base])).toThrow(/id/);
+    // audit_logs.id is a bigserial: its default lives in the database only.
+    expect(() => unnestRows(auditLogs, [{ tenantId, level: "info", category: "trade", source: "test", message: "m" }])).toThrow(/database-side default/);
+  });
+});
