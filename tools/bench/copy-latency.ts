@@ -5,7 +5,7 @@
  * request, the outbox commit and the delivery). Events alternate OPEN and CLOSE of one ticket;
  * slaves report every order (filled / closed) and poll again as an EA would; the next event is
  * sent once those reports are done and `gapMs` has passed (latency, not a backlog).
- * A slave reports and re-polls once every slave has received the event: in this one process on a
+ * A slave re-polls, then reports, once every slave has received the event: in this one process on a
  * 2-core machine, signing and sending those requests (and the server working on them) would
  * otherwise hold back the reading of the other slaves' answers, which the server has already
  * written — it answers every parked poll in one turn of its event loop, before it reads any new
@@ -72,11 +72,15 @@ export async function runCopyLatency(db: DbKind, slaves: number, events: number,
       received.set(key, n);
       if (n === slaves) waiters.get(key)?.();
       const status = o.action === "OPEN" ? "filled" : "closed";
-      const p = (measured.get(key) ?? Promise.resolve()).then(() =>
-        client
-          .report({ orderId: o.orderId, status, slaveTicket: `${slaveIndex}${o.masterTicket}`, fillPrice: o.price ?? "1", volume: o.volume ?? "0.01", point: "0.00001" })
-          .catch(() => undefined),
-      );
+      // After the re-poll (the loop below), as an EA polls again before its fill is reported:
+      // the reports, which the next event waits for, then queue behind the re-polls.
+      const p = (measured.get(key) ?? Promise.resolve())
+        .then(() => new Promise((r) => setImmediate(r)))
+        .then(() =>
+          client
+            .report({ orderId: o.orderId, status, slaveTicket: `${slaveIndex}${o.masterTicket}`, fillPrice: o.price ?? "1", volume: o.volume ?? "0.01", point: "0.00001" })
+            .catch(() => undefined),
+        );
       reports.add(p);
       void p.finally(() => reports.delete(p));
     }
