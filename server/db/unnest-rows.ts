@@ -18,55 +18,43 @@ import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 export function unnestRows<T extends PgTable>(table: T, rows: InferInsertModel<T>[]): SQL {
   if (rows.length === 0) throw new Error("unnestRows needs at least one row");
   const arrays: SQL[] = [];
+  const names: SQL[] = [];
   const columns: SQL[] = [];
-  let i = 0;
   for (const [key, column] of Object.entries(getTableColumns(table)) as [string, PgColumn][]) {
     // Drizzle leaves generated columns out of an insert's column list; none of ours has one.
     if (column.generated !== undefined || column.generatedIdentity !== undefined) throw new Error(`unnestRows: ${key} is generated`);
+    const type = sql.raw(column.getSQLType());
     const values = rows.map((r) => (r as Record<string, unknown>)[key]);
-    const set = values.filter((v) => v !== undefined).length;
-    if (set === 0) {
-      columns.push(defaultOf(column));
+    if (values.every((v) => v === undefined)) {
+      const d = defaultOf(column, key);
+      columns.push("sql" in d ? d.sql : sql`${d.value}::${type}`);
       continue;
     }
     const cells = values.map((v) => {
-      if (v === undefined) return cellDefault(column, key);
-      return v === null ? null : column.mapToDriverValue(v);
+      if (v === null) return null;
+      if (v !== undefined) return column.mapToDriverValue(v);
+      const d = defaultOf(column, key);
+      if ("sql" in d) throw new Error(`unnestRows: some rows leave out ${key}, whose default is SQL; set it on every row or on none`);
+      return d.value;
     });
-    const name = `c${i++}`;
-    arrays.push(sql`${sql.param(cells)}::${sql.raw(column.getSQLType())}[]`);
-    columns.push(sql`${sql.identifier(name)}`);
+    const name = sql.identifier(`c${names.length}`);
+    arrays.push(sql`${sql.param(cells)}::${type}[]`);
+    names.push(sql`${name}`);
+    columns.push(sql`${name}`);
   }
-  const names = sql.join(
-    Array.from({ length: i }, (_, n) => sql.identifier(`c${n}`)),
-    sql`, `,
-  );
-  return sql`select ${sql.join(columns, sql`, `)} from unnest(${sql.join(arrays, sql`, `)}) as u(${names})`;
+  return sql`select ${sql.join(columns, sql`, `)} from unnest(${sql.join(arrays, sql`, `)}) as u(${sql.join(names, sql`, `)})`;
 }
 
-/** The value a column takes when the insert leaves it out. */
-function defaultOf(column: PgColumn): SQL {
-  if (column.defaultFn) {
-    const v = column.defaultFn();
-    return is(v, SQL) ? v : sql`${column.mapToDriverValue(v)}::${sql.raw(column.getSQLType())}`;
-  }
-  if (column.default !== undefined) {
-    return is(column.default, SQL) ? column.default : sql`${column.mapToDriverValue(column.default)}::${sql.raw(column.getSQLType())}`;
-  }
-  // A default only the database knows (serial): a select cannot ask for DEFAULT.
-  if (column.hasDefault) throw new Error(`unnestRows: ${column.name} has a database-side default; use values()`);
-  return sql`null::${sql.raw(column.getSQLType())}`;
-}
-
-function cellDefault(column: PgColumn, key: string): unknown {
-  if (column.defaultFn) {
-    const v = column.defaultFn();
-    if (!is(v, SQL)) return column.mapToDriverValue(v);
-  } else if (column.default === undefined) {
+/**
+ * What a column takes when the insert leaves it out: an SQL expression, or a driver value (null
+ * without a default). Evaluated per use, so a defaultFn runs once per cell.
+ */
+function defaultOf(column: PgColumn, key: string): { sql: SQL } | { value: unknown } {
+  const d: unknown = column.defaultFn ? column.defaultFn() : column.default;
+  if (d === undefined) {
+    // A default only the database knows (serial): a select cannot ask for DEFAULT.
     if (column.hasDefault) throw new Error(`unnestRows: ${key} has a database-side default; use values()`);
-    return null;
-  } else if (!is(column.default, SQL)) {
-    return column.mapToDriverValue(column.default);
+    return { value: null };
   }
-  throw new Error(`unnestRows: some rows leave out ${key}, whose default is SQL; set it on every row or on none`);
+  return is(d, SQL) ? { sql: d } : { value: column.mapToDriverValue(d) };
 }
