@@ -87,6 +87,7 @@ export async function followSignal(tx: Db, input: SignalEventInput): Promise<Eve
     eventId,
     slaveAccountId: t.slaveAccountId,
     action: event.type,
+    status: "pending",
     masterTicket: signal.masterTicket,
     slaveTicket: t.slaveTicket,
     symbol: t.symbol,

@@ -39,7 +39,7 @@ export interface SignalEventInput {
 export interface EventPlan {
   signal: SignalRow;
   newSignal: boolean;
-  /** Slave orders (`pending`) and rejected copies to create. */
+  /** Slave orders (status `pending`, always set) and rejected copies to create. */
   executions: NewExecution[];
   audits: AuditEntry[];
   /** A full master close or cancel: the signal ends at once if no slave holds a copy. */
@@ -72,7 +72,7 @@ export async function processSignalEvent(
     const locked = result as { rows: { copy_paused: boolean | null }[] };
     const full: SignalEventInput = { ...input, eventId, copyPaused: locked.rows[0]?.copy_paused === true };
     const plan = event.type === "OPEN" || event.type === "PENDING_OPEN" ? await openSignal(tx, full) : await followSignal(tx, full);
-    const queued = plan.executions.filter((x) => x.status === undefined || x.status === "pending").length;
+    const queued = plan.executions.filter((x) => x.status === "pending").length;
     const body: SignalAccepted = { signalId: plan.signal.id, eventId, type: event.type, queued, rejected: plan.executions.length - queued };
     const created = await recordEvent(tx, {
       tenantId,
