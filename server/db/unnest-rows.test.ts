@@ -6,8 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds } from "../../e2e/support/databases.ts";
-import { accounts, auditLogs, executions, signalEvents, tenants } from "./schema.ts";
-import { createTestContext, type TestContext } from "../test-support/context.ts";
+import { auditLogs, executions, signalEvents } from "./schema.ts";
+import { createTestContext, seedTenantWithSlave, type TestContext } from "../test-support/context.ts";
 import { unnestRows } from "./unnest-rows.ts";
 
 describe.each(databaseKinds())("unnestRows on %s", (kind) => {
@@ -17,13 +17,7 @@ describe.each(databaseKinds())("unnestRows on %s", (kind) => {
 
   beforeAll(async () => {
     t = await createTestContext(kind);
-    const [tenant] = await t.ctx.db.insert(tenants).values({ name: "Desk", slug: `desk-${Date.now()}` }).returning();
-    tenantId = tenant!.id;
-    const [slave] = await t.ctx.db
-      .insert(accounts)
-      .values({ tenantId, accountNumber: "7001", broker: "Pepperstone", platform: "MT4", role: "SLAVE" })
-      .returning();
-    slaveId = slave!.id;
+    ({ tenantId, slaveId } = await seedTenantWithSlave(t.ctx.db));
   });
   afterAll(async () => t?.close());
 

@@ -4,7 +4,8 @@
  * need real SQL but no HTTP.
  */
 import { loadConfig } from "../config.ts";
-import { openDatabase, type Database } from "../db/client.ts";
+import { openDatabase, type Database, type Db } from "../db/client.ts";
+import { accounts, tenants } from "../db/schema.ts";
 import { runMigrations } from "../db/migrate.ts";
 import type { AppContext } from "../http/context.ts";
 import { RealtimeHub } from "../realtime/hub.ts";
@@ -42,4 +43,16 @@ export async function createTestContext(kind: DbKind = "pglite", env: Record<str
       await testDb?.drop();
     },
   };
+}
+
+/** A new tenant with one MT4 slave account (number 7001); returns their ids. */
+export async function seedTenantWithSlave(db: Db): Promise<{ tenantId: string; slaveId: string }> {
+  const [tenant] = await db.insert(tenants).values({ name: "Desk", slug: `desk-${Date.now()}` }).returning();
+  if (!tenant) throw new Error("tenant insert returned nothing");
+  const [slave] = await db
+    .insert(accounts)
+    .values({ tenantId: tenant.id, accountNumber: "7001", broker: "Pepperstone", platform: "MT4", role: "SLAVE" })
+    .returning();
+  if (!slave) throw new Error("account insert returned nothing");
+  return { tenantId: tenant.id, slaveId: slave.id };
 }

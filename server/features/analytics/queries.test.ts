@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds } from "../../../e2e/support/databases.ts";
-import { accounts, accountSamplesHourly, tenants } from "../../db/schema.ts";
-import { createTestContext, type TestContext } from "../../test-support/context.ts";
+import { accountSamplesHourly } from "../../db/schema.ts";
+import { createTestContext, seedTenantWithSlave, type TestContext } from "../../test-support/context.ts";
 import { performance } from "./queries.ts";
 
 const NOW = new Date("2026-11-21T12:00:00Z");
@@ -18,13 +18,7 @@ describe.each(databaseKinds())("analytics performance query on %s", (kind) => {
 
   beforeAll(async () => {
     t = await createTestContext(kind);
-    const [tenant] = await t.ctx.db.insert(tenants).values({ name: "Desk", slug: `desk-${Date.now()}` }).returning();
-    tenantId = tenant!.id;
-    const [slave] = await t.ctx.db
-      .insert(accounts)
-      .values({ tenantId, accountNumber: "7001", broker: "Pepperstone", platform: "MT4", role: "SLAVE" })
-      .returning();
-    slaveId = slave!.id;
+    ({ tenantId, slaveId } = await seedTenantWithSlave(t.ctx.db));
     const row = (at: string, equity: string, high: string, low: string, balance: string) => ({
       tenantId,
       accountId: slaveId,
