@@ -31,6 +31,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Serve the built dashboard from this folder (default web/dist). */
   WEB_DIST: z.string().optional(),
+  /** Folder holding MQL4/ and MQL5/ (the Expert Advisors zipped for GET /downloads/copybridge-ea.zip); default terminals. */
+  TERMINALS_DIR: z.string().optional(),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(12 * 60),
   SESSION_MAX_DAYS: z.coerce.number().int().min(1).default(14),
   /** Set the Secure flag on the session cookie (on automatically behind HTTPS). */
@@ -71,6 +73,7 @@ export type Config = {
   secretKeyHex: string | undefined;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   webDist: string;
+  terminalsDir: string;
   sessionIdleMs: number;
   sessionMaxMs: number;
   cookieSecure: boolean;
@@ -103,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKeyHex: e.SECRET_KEY,
     logLevel: e.LOG_LEVEL,
     webDist: resolve(e.WEB_DIST ?? new URL("../web/dist", import.meta.url).pathname),
+    terminalsDir: resolve(e.TERMINALS_DIR ?? new URL("../terminals", import.meta.url).pathname),
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: e.SESSION_MAX_DAYS * 86_400_000,
     cookieSecure: e.COOKIE_SECURE,

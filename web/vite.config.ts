@@ -8,7 +8,7 @@ const serverOrigin = "http://127.0.0.1:3000";
 
 /**
  * Dashboard build: root is web/, output web/dist (served by the server with SPA fallback).
- * In development, API, bridge and socket paths are proxied to the local server.
+ * In development, API, bridge, download and socket paths are proxied to the local server.
  */
 export default defineConfig({
   root: fromHere("."),
@@ -40,6 +40,7 @@ export default defineConfig({
     proxy: {
       "/api": serverOrigin,
       "/v1": serverOrigin,
+      "/downloads": serverOrigin,
       "/ws": { target: serverOrigin, ws: true },
     },
   },

@@ -14,6 +14,7 @@ import { registerAnalyticsRoutes } from "../features/analytics/routes.ts";
 import { registerAuditRoutes } from "../features/audit/routes.ts";
 import { authenticate } from "../features/auth/guard.ts";
 import { registerAuthRoutes, registerPublicAuthRoutes } from "../features/auth/routes.ts";
+import { registerDownloadRoutes } from "../features/downloads/routes.ts";
 import { registerEmergencyRoutes } from "../features/emergency/routes.ts";
 import { registerApiKeyRoutes } from "../features/api-keys/routes.ts";
 import { dashboardKeyVerifier, installBridgeAuth } from "../features/bridge/auth.ts";
@@ -117,6 +118,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     { prefix: "/v1" },
   );
   app.addHook("onClose", async () => ctx.delivery.releaseAll());
+
+  // The Expert Advisor download (no login: it holds no secret).
+  await registerDownloadRoutes(app, ctx);
 
   await registerStatic(app, ctx.config.webDist);
   return app;

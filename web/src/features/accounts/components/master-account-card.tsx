@@ -1,5 +1,6 @@
 import type { Account } from "#contract";
 import { Trash } from "lucide-react";
+import { Link } from "react-router";
 import { AccountStatusBadge } from "@/components/account-status-badge";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { DetailRow } from "@/components/detail-row";
@@ -39,8 +40,12 @@ export function MasterAccountCard({ master }: { master: Account }) {
           {master.login ? <DetailRow label="Login" value={master.login} testId="text-master-login" /> : null}
         </dl>
         {connected ? null : (
-          <p className="rounded-md border border-dashed p-3 text-sm text-muted-foreground" data-testid="text-waiting-ea">
-            Waiting for Master EA connection...
+          <p className="rounded-md border border-dashed p-3 text-sm text-muted-foreground">
+            <span data-testid="text-waiting-ea">Waiting for Master EA connection...</span>{" "}
+            {/* Issue 10: from the waiting text to the install steps. */}
+            <Link to="/bridge?tab=connect" className="font-medium text-primary underline-offset-4 hover:underline" data-testid="link-connect-terminal">
+              How to connect a terminal
+            </Link>
           </p>
         )}
       </CardContent>
