@@ -69,6 +69,15 @@ export const accountSchema = z.object({
   /** Trade server and login reported by the EA (null until its first heartbeat). */
   server: z.string().nullable(),
   login: z.string().nullable(),
+  /**
+   * Figures the EA's heartbeat may carry (null until one does): margin and free margin (account
+   * currency), leverage (1:n), margin mode and the broker's server-time offset from UTC (seconds).
+   */
+  margin: decimalStringSchema.nullable().optional(),
+  freeMargin: decimalStringSchema.nullable().optional(),
+  leverage: z.number().int().nullable().optional(),
+  marginMode: z.enum(["hedging", "netting", "exchange"]).nullable().optional(),
+  brokerUtcOffsetSec: z.number().int().nullable().optional(),
 });
 export type Account = z.infer<typeof accountSchema>;
 export const accountListSchema = z.array(accountSchema);

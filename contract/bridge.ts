@@ -57,13 +57,56 @@ export type BridgeStats = z.infer<typeof bridgeStatsSchema>;
 
 // ---------------------------------------------------------------- wire: common
 
-/** MetaTrader ticket: a non-negative integer as a JSON number or digit string; kept as a string. */
+/** Refusal of a JSON integer above 2^53: JSON parsers round it, so the ticket would change. */
+export const TICKET_AS_STRING_MESSAGE = "Integers above 2^53 lose precision as JSON numbers: send tickets (and logins) as strings";
+
+/**
+ * MetaTrader ticket or login: a non-negative integer as a JSON number (≤ 2^53 − 1) or a digit
+ * string (up to 20 digits, MT5's unsigned 64-bit tickets); kept as a string.
+ */
 export const ticketSchema = z
-  .union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,20}$/)])
+  .union([
+    z.number().superRefine((v, ctx) => {
+      // Checked in this order: a JSON integer above 2^53 arrives rounded, and often fails "integer" first.
+      if (Math.abs(v) > Number.MAX_SAFE_INTEGER) ctx.addIssue({ code: "custom", message: TICKET_AS_STRING_MESSAGE });
+      else if (!Number.isInteger(v) || v < 0) ctx.addIssue({ code: "custom", message: "Must be a non-negative integer ticket" });
+    }),
+    z.string().regex(/^\d{1,20}$/, "Must be a digit string"),
+  ])
   .transform((v) => String(v));
 
 /** Unix epoch seconds (integer). */
 export const epochSecondsSchema = z.number().int().positive();
+
+/** 2000-01-01T00:00:00Z, unix seconds: the earliest time a terminal message may carry. */
+export const EPOCH_MIN_S = 946_684_800;
+/** How far in the future a terminal time may be (clock skew, broker time sent unconverted), s. */
+export const EPOCH_FUTURE_SLACK_S = 86_400;
+
+/**
+ * Why `v` (unix seconds) is not a plausible terminal time, or null: before 2000-01-01, more than
+ * a day ahead of `nowS`, or a millisecond value sent where seconds are expected.
+ */
+export function epochSecondsProblem(v: number, nowS = Math.floor(Date.now() / 1000)): string | null {
+  if (v >= EPOCH_MIN_S && v <= nowS + EPOCH_FUTURE_SLACK_S) return null;
+  if (v >= EPOCH_MIN_S * 1000) return "Must be unix seconds, not milliseconds";
+  return "Must be unix seconds between 2000-01-01 and one day from now";
+}
+
+/** A terminal time in unix seconds, bounded (epochSecondsProblem); `fractions` allows sub-second precision. */
+export function terminalTimeSchema(fractions: boolean) {
+  const base = fractions ? z.number().finite() : z.number().int("Must be whole unix seconds");
+  return base.superRefine((v, ctx) => {
+    const problem = epochSecondsProblem(v);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+}
+
+/** Broker error code: its number as a JSON integer or a digit string, within 32-bit signed. */
+export const errorCodeSchema = z
+  .union([z.number().int("Must be an integer error code"), z.string().trim().regex(/^-?\d{1,10}$/, "Must be an integer error code")])
+  .transform((v) => Number(v))
+  .pipe(z.number().int().min(-2_147_483_648, "Must fit a 32-bit signed integer").max(2_147_483_647, "Must fit a 32-bit signed integer"));
 
 const positiveDecimal = decimalInputSchema.refine((v) => Number(v) > 0, "Must be greater than 0");
 const nonNegativeDecimal = decimalInputSchema.refine((v) => Number(v) >= 0, "Must not be negative");
@@ -72,6 +115,22 @@ const stopLevel = z
   .union([decimalInputSchema, z.null()])
   .optional()
   .transform((v) => (v == null || Number(v) === 0 ? null : v));
+
+export const marginModeSchema = z.enum(["hedging", "netting", "exchange"]);
+export type MarginMode = z.infer<typeof marginModeSchema>;
+
+/**
+ * Optional account figures every heartbeat (master and slave) may carry: margin and free margin
+ * (account currency), leverage (1:n), the account's margin mode and the broker's server-time
+ * offset from UTC (seconds, broker time − UTC). Absent fields leave the stored values as they are.
+ */
+const terminalAccountFields = {
+  margin: decimalInputSchema.optional(),
+  freeMargin: decimalInputSchema.optional(),
+  leverage: z.number().int().min(0).max(1_000_000).optional(),
+  marginMode: marginModeSchema.optional(),
+  brokerUtcOffsetSec: z.number().int().min(-86_400).max(86_400).optional(),
+};
 
 // ---------------------------------------------------------------- wire: master
 
@@ -82,7 +141,8 @@ export const masterHeartbeatSchema = z.object({
   balance: decimalInputSchema,
   equity: decimalInputSchema,
   currency: z.string().trim().regex(/^[A-Z]{3}$/, "Currency must be a 3-letter code").default("USD"),
-  ts: epochSecondsSchema.optional(),
+  ...terminalAccountFields,
+  ts: terminalTimeSchema(false).optional(),
   /** Free value making otherwise identical requests within one second distinct (replay protection). */
   nonce: z.string().max(64).optional(),
 });
@@ -101,7 +161,7 @@ export type HeartbeatResponse = z.infer<typeof heartbeatResponseSchema>;
  * Master signal event — the spec's sample signal event. Used by all six signal endpoints.
  * - `id`: the EA's own event id (free text, echoed in audit logs).
  * - `type`: must match the endpoint (OPEN for /signal/open, …).
- * - `ts`: master event time, unix seconds.
+ * - `ts`: master event time, unix seconds (2000-01-01 … now + 1 day; milliseconds are refused).
  * - `order.volume`: lots. OPEN/PENDING_OPEN: volume opened. CLOSE: volume closed by this event
  *   (less than the open volume = partial close); omitted or 0 on CLOSE closes everything.
  * - `order.price`: as quoted by the master's broker (open, close or order price).
@@ -112,7 +172,7 @@ export type HeartbeatResponse = z.infer<typeof heartbeatResponseSchema>;
 export const signalEventSchema = z.object({
   id: z.string().trim().min(1).max(100),
   type: signalEventTypeSchema,
-  ts: epochSecondsSchema,
+  ts: terminalTimeSchema(false),
   master: z.object({
     login: ticketSchema,
     alias: z.string().max(100).optional().nullable(),
@@ -157,8 +217,8 @@ export type SignalAccepted = z.infer<typeof signalAcceptedSchema>;
 
 // ---------------------------------------------------------------- wire: slave
 
-/** Account selector for unbound SLAVE keys: the account id, or its account number. */
-const slaveSelector = {
+/** Account selector for unbound SLAVE keys: the account id, or its account number (both: they must agree). */
+export const slaveSelector = {
   accountId: z.uuid().optional(),
   accountNumber: z.string().trim().min(1).max(64).optional(),
 };
@@ -173,7 +233,8 @@ export const slaveHeartbeatSchema = z.object({
   currency: z.string().trim().regex(/^[A-Z]{3}$/, "Currency must be a 3-letter code").default("USD"),
   /** 'error' lets an EA flag a broken terminal (e.g. trading disabled). */
   status: z.enum(["active", "error"]).optional(),
-  ts: epochSecondsSchema.optional(),
+  ...terminalAccountFields,
+  ts: terminalTimeSchema(false).optional(),
   /** Free value making otherwise identical requests within one second distinct (replay protection). */
   nonce: z.string().max(64).optional(),
 });
@@ -275,15 +336,16 @@ export const executionReportSchema = z.object({
   fillPrice: positiveDecimal.optional().nullable(),
   /** Volume filled/closed, lots. */
   volume: positiveDecimal.optional().nullable(),
-  /** Fill time, unix seconds (fractions allowed for ms precision). */
-  fillTime: z.number().positive().optional().nullable(),
+  /** Fill time, unix seconds (fractions allowed for ms precision; milliseconds are refused). */
+  fillTime: terminalTimeSchema(true).optional().nullable(),
   /** Symbol point size (e.g. 0.00001 for EURUSD 5-digit), needed for slippage in points. */
   point: positiveDecimal.optional().nullable(),
   /** Realised profit of a close, account currency. */
   profit: decimalInputSchema.optional().nullable(),
-  errorCode: z.number().int().optional().nullable(),
+  /** Broker/EA error number (e.g. 138, 10004) as an integer or a digit string. */
+  errorCode: errorCodeSchema.optional().nullable(),
   errorMessage: z.string().max(500).optional().nullable(),
-  ts: epochSecondsSchema.optional(),
+  ts: terminalTimeSchema(false).optional(),
   /** Free value making otherwise identical requests within one second distinct (replay protection). */
   nonce: z.string().max(64).optional(),
 });
@@ -298,7 +360,11 @@ export const executionReportResponseSchema = z.object({
 });
 export type ExecutionReportResponse = z.infer<typeof executionReportResponseSchema>;
 
-/** Machine-readable codes of signed-request failures (401), scope (403) and replay (409). */
+/**
+ * Machine-readable codes of signed-request failures (401), scope (403) and the 409s: `replayed`
+ * (re-sign with a new x-ts), `in_flight` (retry shortly), `conflict` (stop: retrying cannot
+ * help), `login_mismatch` (the terminal is logged in to another account than the master's).
+ */
 export const bridgeErrorCodeSchema = z.enum([
   "missing_headers",
   "unknown_key",
@@ -307,5 +373,8 @@ export const bridgeErrorCodeSchema = z.enum([
   "bad_signature",
   "forbidden_scope",
   "replayed",
+  "in_flight",
+  "conflict",
+  "login_mismatch",
 ]);
 export type BridgeErrorCode = z.infer<typeof bridgeErrorCodeSchema>;

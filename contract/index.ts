@@ -4,6 +4,7 @@ export * from "./auth.ts";
 export * from "./accounts.ts";
 export * from "./signals.ts";
 export * from "./bridge.ts";
+export * from "./terminal-state.ts";
 export * from "./symbol-maps.ts";
 export * from "./risk.ts";
 export * from "./analytics.ts";

@@ -11,6 +11,7 @@ import { browserSuite } from "./support/suite.ts";
 import { screenshotBothThemes } from "./support/themes.ts";
 import { setUpConfigTenant } from "./support/trading.ts";
 import { confirmDialog, dismissToasts, expectToast, textOf, toast } from "./support/ui.ts";
+import { createKey, signedPost } from "../support/bridge.ts";
 
 const MAPPING_CONFIRM = "Are you sure you want to delete this symbol mapping?";
 const DUPLICATE_REASON = "A mapping for this master symbol already exists for this slave account";
@@ -73,8 +74,21 @@ describe.each(databaseKinds())("Symbol Mapping on %s", (kind) => {
     const headers = await page.getByTestId("table-mappings").locator("th").allTextContents();
     expect(headers.map((h) => h.trim())).toEqual(["Master Symbol (MT5)", "Slave Symbol (MT4)", "Slave Account", "Lot Multiplier", "Status", "Actions"]);
     const cells = (await row.locator("td").allTextContents()).map((c) => c.trim());
-    expect(cells.slice(0, 4)).toEqual(["XAUUSD", "GOLD.a", "Alpha (#7101)", "1.5"]);
+    expect(cells[0]).toBe("XAUUSD");
+    expect(await textOf(page.getByTestId(`slave-symbol-${mapId}`))).toBe("GOLD.a");
+    expect(cells.slice(2, 4)).toEqual(["Alpha (#7101)", "1.5"]);
     expect(await textOf(page.getByTestId(`status-mapping-${mapId}`))).toBe("Active");
+
+    // Beside the slave symbol: the slave broker's spec of it, once the slave EA reported it (issue 10).
+    expect(await textOf(page.getByTestId(`spec-mapping-${mapId}`))).toBe("Not reported yet");
+    const alphaKey = await createKey(t.api, "SLAVE", t.alphaId);
+    const gold = { symbol: "GOLD.a", digits: 2, point: "0.01", volumeMin: "0.01", volumeStep: "0.01", volumeMax: "50", contractSize: "100", tickSize: "0.01", tickValue: "1.00", tradeMode: "full", stopsLevel: 0 };
+    expect((await signedPost(suite.app.url, alphaKey, "/v1/slave/symbols", JSON.stringify({ symbols: [gold] }))).status).toBe(200);
+    await page.reload();
+    await page.getByTestId("tab-all").click();
+    await expect
+      .poll(() => textOf(page.getByTestId(`spec-mapping-${mapId}`)))
+      .toBe("Min 0.01 · Step 0.01 · Max 50 · Digits 2 · Contract 100 · Tick value 1");
 
     // A duplicate: the dialog shows the server's reason, plus the §8 failure toast.
     await page.getByTestId("button-add-mapping").click();

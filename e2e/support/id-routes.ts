@@ -32,6 +32,8 @@ export const ID_ROUTES: IdRoute[] = [
   { method: "PUT", path: "/api/accounts/:id", resource: "account", body: { status: "paused", alias: "stolen" } },
   { method: "DELETE", path: "/api/accounts/:id", resource: "account" },
   { method: "PUT", path: "/api/accounts/:id/settings", resource: "account", body: PROFILE },
+  { method: "GET", path: "/api/accounts/:id/symbol-specs", resource: "account" },
+  { method: "GET", path: "/api/accounts/:id/snapshot", resource: "account" },
   { method: "PATCH", path: "/api/bridge/api-keys/:id", resource: "apiKey", body: { enabled: false } },
   { method: "DELETE", path: "/api/bridge/api-keys/:id", resource: "apiKey" },
   { method: "PUT", path: "/api/symbol-maps/:id", resource: "symbolMap", body: { enabled: false } },

@@ -13,6 +13,7 @@ export * from "./schema/accounts.ts";
 export * from "./schema/bridge.ts";
 export * from "./schema/copy-engine.ts";
 export * from "./schema/copy-settings.ts";
+export * from "./schema/terminal-state.ts";
 export * from "./schema/alerts.ts";
 export * from "./schema/audit.ts";
 export * from "./schema/analytics.ts";

@@ -15,6 +15,10 @@ import type {
   SlaveHeartbeatResponse,
   SlavePollInput,
   SlavePollResponse,
+  SlaveSymbolsInput,
+  SlaveSymbolsResponse,
+  SnapshotInput,
+  SnapshotResponse,
 } from "#contract";
 import { signedHeaders } from "./sign.ts";
 
@@ -97,6 +101,16 @@ export class BridgeClient {
 
   report(body: ExecutionReportInput) {
     return this.postOk<ExecutionReportResponse>("/v1/slave/execution/report", withNonce(body));
+  }
+
+  /** POST /v1/slave/symbols: the slave broker's specs of 1–200 symbols. */
+  symbols(body: SlaveSymbolsInput) {
+    return this.postOk<SlaveSymbolsResponse>("/v1/slave/symbols", withNonce(body));
+  }
+
+  /** POST /v1/master/snapshot or /v1/slave/snapshot: every open position and pending order. */
+  snapshot(role: "master" | "slave", body: SnapshotInput) {
+    return this.postOk<SnapshotResponse>(`/v1/${role}/snapshot`, withNonce(body));
   }
 
   async close(): Promise<void> {

@@ -199,7 +199,8 @@ export class MasterBook {
       ts: Math.floor(this.now() / 1000),
       master: { login, server, magic, ...(alias ? { alias } : {}) },
       order: {
-        ticket: e.ticket,
+        // As a string, the way MT5 tickets (64-bit) must travel (docs/bridge-protocol.md §4.2).
+        ticket: String(e.ticket),
         symbol: e.spec.name,
         side: e.side,
         orderType: e.orderType,

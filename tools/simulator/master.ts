@@ -1,6 +1,7 @@
 /**
- * The simulated master EA: heartbeats every 5 s, trades on a Poisson schedule (MasterBook decides
- * what), and sends each signal event in order with retries on the same idempotencyKey.
+ * The simulated master EA: heartbeats every 5 s (with margin figures), a snapshot of its positions
+ * and pending orders on start and every 5 minutes, trades on a Poisson schedule (MasterBook
+ * decides what), and sends each signal event in order with retries on the same idempotencyKey.
  */
 import type { SignalAccepted, SignalEventInput } from "#contract";
 import type { BridgeClient } from "../bridge-client/client.ts";
@@ -9,6 +10,8 @@ import { saveMasterState } from "./master-state.ts";
 import type { PriceFeed } from "./price-feed.ts";
 import type { Rng } from "./random.ts";
 import type { SimStats } from "./stats.ts";
+import { marginUsd } from "./symbols.ts";
+import { marginFields, masterSnapshotBody, SNAPSHOT_EVERY_MS } from "./terminal-report.ts";
 import { debouncedSaver, describeError, sleep, type Logger } from "./util.ts";
 
 export interface MasterEaOptions {
@@ -29,6 +32,12 @@ export interface MasterEaOptions {
   chaos?: number;
   /** File the book and the market prices are saved to (at most once a second, and on stop). */
   statePath?: string | undefined;
+  /** Magic number of the master's trades, as shown in snapshots. */
+  magic?: number;
+  /** Account leverage (100 = 1:100), for the heartbeat's margin figures. */
+  leverage?: number;
+  /** Snapshot period, ms (default 5 minutes). */
+  snapshotMs?: number;
 }
 
 type Delivery = { ok: true; body: SignalAccepted } | { ok: false; status: number; body: unknown };
@@ -50,7 +59,7 @@ export class MasterEa {
 
   /** Starts heartbeats, the trading schedule and SL/TP/pending checks on every feed tick. */
   start(): void {
-    this.loops = [this.heartbeatLoop(), this.tradeLoop()];
+    this.loops = [this.heartbeatLoop(), this.snapshotLoop(), this.tradeLoop()];
     this.unsubscribe = this.o.feed.onTick(() => {
       const { events, triggered } = this.o.book.checkStops();
       for (const ticket of triggered) this.o.log.event("master", `pending #${ticket} triggered (no event: each slave's order triggers at its broker)`);
@@ -79,8 +88,35 @@ export class MasterEa {
   /** One heartbeat (balance and equity in account currency, 2 decimals); throws on failure. */
   async heartbeatOrThrow(): Promise<void> {
     const { book } = this.o;
-    await this.o.client.masterHeartbeat({ ...book.account, balance: book.balance.toFixed(2), equity: book.equity().toFixed(2), currency: this.o.currency });
+    const leverage = this.o.leverage ?? 100;
+    const equity = book.equity();
+    const margin = book.positions().reduce((sum, e) => sum + marginUsd(e.spec, e.centiLots / 100, e.price, leverage), 0);
+    await this.o.client.masterHeartbeat({
+      ...book.account,
+      balance: book.balance.toFixed(2),
+      equity: equity.toFixed(2),
+      currency: this.o.currency,
+      ...marginFields(equity, margin, leverage),
+    });
     this.o.stats.heartbeats++;
+  }
+
+  /** Sends every open position and pending order (docs/bridge-protocol.md §4.3); logs a failure. */
+  private async snapshot(): Promise<void> {
+    const { book } = this.o;
+    try {
+      const res = await this.o.client.snapshot("master", masterSnapshotBody([...book.positions(), ...book.pendingOrders()], this.o.magic ?? 20241121, Date.now()));
+      if (res.ignored) this.o.log.warn("master", "snapshot ignored: the bridge holds a later one");
+    } catch (err) {
+      this.o.log.warn("master", `snapshot failed: ${describeError(err)}`);
+    }
+  }
+
+  private async snapshotLoop(): Promise<void> {
+    while (!this.abort.signal.aborted) {
+      await this.snapshot();
+      await sleep(this.o.snapshotMs ?? SNAPSHOT_EVERY_MS, this.abort.signal);
+    }
   }
 
   private async heartbeat(): Promise<void> {

@@ -1,7 +1,9 @@
 /**
- * A simulated slave EA: heartbeats every 5 s, long-polls its orders (docs/bridge-protocol.md
- * §6.2), executes them one at a time in the order received with a broker latency, and reports
- * every outcome — re-reporting instead of re-trading when an order is delivered again.
+ * A simulated slave EA: heartbeats every 5 s (with margin figures), a snapshot on start and every
+ * 5 minutes, long-polls its orders (docs/bridge-protocol.md §6.2), reports a symbol's broker spec
+ * the first time an order uses it, executes orders one at a time in the order received with a
+ * broker latency, and reports every outcome — re-reporting instead of re-trading when an order is
+ * delivered again.
  */
 import type { SlaveConfig, SlaveHeartbeatResponse, SlaveOrder, SlavePollResponse } from "#contract";
 import { BridgeHttpError, type BridgeClient } from "../bridge-client/client.ts";
@@ -13,6 +15,9 @@ import { debouncedSaver, describeError, sleep, type Logger } from "./util.ts";
 import { describeOrder, describeReport } from "./describe.ts";
 import type { PollChannel } from "./poll-channel.ts";
 import { saveBookState } from "./book-state.ts";
+import { valuation } from "./book-types.ts";
+import { resolveSymbol } from "./symbols.ts";
+import { marginFields, slaveSnapshotBody, SNAPSHOT_EVERY_MS, symbolSpecBody } from "./terminal-report.ts";
 
 export interface SlaveEaOptions {
   /** Label in logs, e.g. "slave-1". */
@@ -39,6 +44,10 @@ export interface SlaveEaOptions {
   chaos?: number;
   /** File the book is saved to (at most once a second, and on stop); none: nothing survives a restart. */
   statePath?: string | undefined;
+  /** Account leverage (100 = 1:100), for the heartbeat's margin figures. */
+  leverage?: number;
+  /** Snapshot period, ms (default 5 minutes). */
+  snapshotMs?: number;
 }
 
 type Task = { kind: "order"; order: SlaveOrder } | { kind: "report"; report: Report; origin?: SlaveOrder };
@@ -57,6 +66,8 @@ export class SlaveEa {
   /** Aborts the poll in flight (to restart it with a short wait when draining). */
   private pollCtl: AbortController | undefined;
   private readonly saver: ReturnType<typeof debouncedSaver>;
+  /** Broker symbols whose spec the bridge has (reported once per run, on first use). */
+  private readonly reportedSymbols = new Set<string>();
 
   constructor(private readonly o: SlaveEaOptions) {
     const path = o.statePath;
@@ -70,7 +81,7 @@ export class SlaveEa {
     this.unsubscribe = this.o.feed.onTick(() => {
       for (const report of this.o.book.checkTriggers()) this.push({ kind: "report", report });
     });
-    this.loops = [this.heartbeatLoop(), this.pollLoop(), this.workLoop()];
+    this.loops = [this.heartbeatLoop(), this.snapshotLoop(), this.pollLoop(), this.workLoop()];
   }
 
   /**
@@ -106,14 +117,17 @@ export class SlaveEa {
   /** Sends one heartbeat and keeps the config it answers; throws on failure. */
   async heartbeatOrThrow(): Promise<SlaveHeartbeatResponse> {
     const { book } = this.o;
+    const leverage = this.o.leverage ?? 100;
+    const equity = book.equity();
     const res = await this.o.client.slaveHeartbeat({
       ...this.selector(),
       login: this.o.login,
       server: this.o.server,
       balance: book.balance.toFixed(2),
-      equity: book.equity().toFixed(2),
+      equity: equity.toFixed(2),
       currency: this.o.currency,
       status: "active",
+      ...marginFields(equity, valuation(book.positions(), this.o.feed, leverage).margin, leverage),
     });
     this.config = res.config;
     this.o.stats.heartbeats++;
@@ -134,6 +148,36 @@ export class SlaveEa {
     while (!this.abort.signal.aborted) {
       await this.heartbeat();
       await sleep(this.o.heartbeatMs ?? 5000, this.abort.signal);
+    }
+  }
+
+  /** Sends every open position and pending order (docs/bridge-protocol.md §6.5); logs a failure. */
+  private async snapshot(): Promise<void> {
+    const { book } = this.o;
+    try {
+      await this.o.client.snapshot("slave", { ...this.selector(), ...slaveSnapshotBody([...book.positions(), ...book.pendingOrders()], Date.now()) });
+    } catch (err) {
+      this.o.log.warn(this.o.name, `snapshot failed: ${describeError(err)}`);
+    }
+  }
+
+  private async snapshotLoop(): Promise<void> {
+    while (!this.abort.signal.aborted) {
+      await this.snapshot();
+      await sleep(this.o.snapshotMs ?? SNAPSHOT_EVERY_MS, this.abort.signal);
+    }
+  }
+
+  /** Reports the broker spec of `symbol` the first time an order uses it (docs/bridge-protocol.md §6.4). */
+  private async reportSymbol(symbol: string | null): Promise<void> {
+    if (!symbol || this.reportedSymbols.has(symbol)) return;
+    const spec = resolveSymbol(symbol);
+    if (!spec) return;
+    try {
+      await this.o.client.symbols({ ...this.selector(), symbols: [symbolSpecBody(symbol, spec, this.o.feed)] });
+      this.reportedSymbols.add(symbol);
+    } catch (err) {
+      this.o.log.warn(this.o.name, `symbol spec of ${symbol} not sent: ${describeError(err)}`);
     }
   }
 
@@ -199,6 +243,7 @@ export class SlaveEa {
 
   private async execute(order: SlaveOrder): Promise<void> {
     const { book, rng, latencyMs } = this.o;
+    await this.reportSymbol(order.symbol);
     if (!book.hasExecuted(order.orderId)) await sleep(rng.int(latencyMs[0], latencyMs[1]));
     const { reports, duplicate } = book.execute(order, this.config);
     if (duplicate) this.o.stats.redelivered++;

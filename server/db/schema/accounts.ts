@@ -1,6 +1,6 @@
 /** MetaTrader accounts of a tenant: the master and its slaves. */
 import { sql } from "drizzle-orm";
-import { index, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, tenantRef, ts } from "./columns.ts";
 
 export const accounts = pgTable(
@@ -20,6 +20,12 @@ export const accounts = pgTable(
     server: text("server"),
     login: text("login"),
     lastHeartbeat: ts("last_heartbeat"),
+    /** Optional heartbeat figures: margin and free margin (account currency), leverage, margin mode, broker time − UTC (s). */
+    margin: numeric("margin"),
+    freeMargin: numeric("free_margin"),
+    leverage: integer("leverage"),
+    marginMode: text("margin_mode"),
+    brokerUtcOffsetSec: integer("broker_utc_offset_sec"),
     /** EA profile (retry, backoff, slip, whitelist, blacklist, hours, min equity, override). */
     settings: jsonb("settings").$type<Record<string, unknown>>(),
     /** Balance at the first heartbeat of the UTC day: base of the daily loss stop. */

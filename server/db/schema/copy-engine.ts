@@ -99,6 +99,10 @@ export const executions = pgTable(
     profit: numeric("profit"),
     errorCode: integer("error_code"),
     errorMessage: text("error_message"),
+    /** Hash of the reported outcome (status, tickets, price, volume, time, profit, error code): a report changing it is a conflict. */
+    reportHash: text("report_hash"),
+    /** Signature of the signed request that reported the outcome: its retry gets the first answer again. */
+    reportSignature: text("report_signature"),
     deliveryCount: integer("delivery_count").notNull().default(0),
     /** Delivery lease: not handed out again before this time unless the EA asks to redeliver. */
     leaseUntil: ts("lease_until"),

@@ -23,5 +23,10 @@ export function toAccount(row: AccountRow): Account {
     isActive: row.status === "active",
     server: row.server,
     login: row.login,
+    margin: row.margin,
+    freeMargin: row.freeMargin,
+    leverage: row.leverage,
+    marginMode: (row.marginMode as Account["marginMode"]) ?? null,
+    brokerUtcOffsetSec: row.brokerUtcOffsetSec,
   };
 }

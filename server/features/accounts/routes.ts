@@ -8,6 +8,8 @@ import { tenantIdOf } from "../auth/guard.ts";
 import { toAccount } from "./mappers.ts";
 import { findAccount, findMaster, listAccounts } from "./queries.ts";
 import { createAccount, deleteAccount, updateAccount } from "./service.ts";
+import { findSnapshot } from "./snapshots.ts";
+import { listSymbolSpecs } from "./symbol-specs.ts";
 
 export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -28,6 +30,21 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     const row = await findAccount(ctx.db, tenantIdOf(request), request.params.id);
     if (!row) throw notFound("Account");
     return toAccount(row);
+  });
+
+  // What the account's EA reported (docs/bridge-protocol.md §6.4, §6.5); another tenant's id → 404.
+  api.get("/accounts/:id/symbol-specs", { schema: { params: idParamsSchema } }, async (request) => {
+    const tenantId = tenantIdOf(request);
+    const row = await findAccount(ctx.db, tenantId, request.params.id);
+    if (!row) throw notFound("Account");
+    return listSymbolSpecs(ctx.db, tenantId, row.id);
+  });
+
+  api.get("/accounts/:id/snapshot", { schema: { params: idParamsSchema } }, async (request) => {
+    const tenantId = tenantIdOf(request);
+    const row = await findAccount(ctx.db, tenantId, request.params.id);
+    if (!row) throw notFound("Account");
+    return findSnapshot(ctx.db, tenantId, row.id);
   });
 
   api.post("/accounts", { schema: { body: createAccountRequestSchema } }, async (request, reply) => {

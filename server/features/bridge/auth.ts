@@ -15,8 +15,12 @@ import { verifySignedRequest, type VerifiedRequest } from "./signed-request.ts";
 
 export interface BridgeRouteConfig {
   scope: ApiKeyScope;
-  /** signal endpoints answer replays through idempotency; the others through the replay cache. */
-  replay: "idempotency" | "cache";
+  /**
+   * How a signed request seen again is answered: signal endpoints through idempotency; execution
+   * reports by the handler itself (the same signed report gets its first answer again,
+   * copy-engine/apply-report.ts); the others through the replay cache (409 `replayed`).
+   */
+  replay: "idempotency" | "handler" | "cache";
 }
 
 declare module "fastify" {
@@ -79,6 +83,11 @@ export function installBridgeAuth(app: FastifyInstance, ctx: AppContext): void {
 export function dashboardKeyVerifier(ctx: AppContext) {
   const lastUsed = new LastUsedTracker();
   return async (request: FastifyRequest): Promise<RequestAuth> => {
+    // Decided before the signature: on /api only signed GETs exist (the body of another method is
+    // not read yet at this point, so its signature could not even be checked).
+    if (request.method !== "GET") {
+      throw new AppError("forbidden_scope", "Signed requests to the dashboard API are read-only: only GET with a DASHBOARD key");
+    }
     const verified = await verifySignedRequest(ctx.db, ctx.secrets, request, ctx.config.bridgeTsToleranceS);
     if (verified.key.scope !== "DASHBOARD" || request.method !== "GET") {
       throw new AppError("forbidden_scope", "Only DASHBOARD keys may read the dashboard API, and only with GET");

@@ -5,7 +5,7 @@
  * `heartbeat` domain event (daily drawdown alerts); an audit entry when a terminal
  * (re)connects after more than a minute of silence; `account_updated` to the dashboard.
  */
-import { sql, type SQL } from "drizzle-orm";
+import { isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Account } from "#contract";
 import type { Db } from "../../db/client.ts";
 import { accountSamples, accountSamples15m, accountSamplesHourly, accounts } from "../../db/schema.ts";
@@ -22,9 +22,30 @@ export interface HeartbeatData {
   currency: string;
   /** Slave EAs may flag `error`; `active` clears it. */
   status?: "active" | "error" | undefined;
+  /** Optional account figures (docs/bridge-protocol.md §4.1): absent ones keep their stored value. */
+  margin?: string | undefined;
+  freeMargin?: string | undefined;
+  leverage?: number | undefined;
+  marginMode?: "hedging" | "netting" | "exchange" | undefined;
+  brokerUtcOffsetSec?: number | undefined;
+}
+
+/** The optional heartbeat figures present in `hb`, as account columns. */
+function terminalFigures(hb: HeartbeatData): Partial<Pick<AccountRow, "margin" | "freeMargin" | "leverage" | "marginMode" | "brokerUtcOffsetSec">> {
+  return {
+    ...(hb.margin !== undefined ? { margin: hb.margin } : {}),
+    ...(hb.freeMargin !== undefined ? { freeMargin: hb.freeMargin } : {}),
+    ...(hb.leverage !== undefined ? { leverage: hb.leverage } : {}),
+    ...(hb.marginMode !== undefined ? { marginMode: hb.marginMode } : {}),
+    ...(hb.brokerUtcOffsetSec !== undefined ? { brokerUtcOffsetSec: hb.brokerUtcOffsetSec } : {}),
+  };
 }
 
 const RECONNECT_AFTER_MS = 60_000;
+/** A poll refreshes the last heartbeat at most this often (one cheap update, none in between). */
+const POLL_TOUCH_EVERY_MS = 1_000;
+/** …and tells the dashboard at most this often (a heartbeat's cadence). */
+const POLL_PUBLISH_EVERY_MS = 5_000;
 
 /** Folds one heartbeat into the rollup period (of `periodMs`) it falls in. */
 async function upsertRollup(tx: Db, table: typeof accountSamplesHourly | typeof accountSamples15m, periodMs: number, account: AccountRow, hb: HeartbeatData, now: Date): Promise<void> {
@@ -75,6 +96,7 @@ export async function recordHeartbeat(ctx: AppContext, account: AccountRow, hb: 
         status: heartbeatStatus(account.status, hb.status),
         ...(hb.login ? { login: hb.login } : {}),
         ...(hb.server ? { server: hb.server } : {}),
+        ...terminalFigures(hb),
         ...(account.dayStartDate !== today ? { dayStartBalance: hb.balance, dayStartDate: today } : {}),
         updatedAt: now,
       })
@@ -114,4 +136,40 @@ export async function recordHeartbeat(ctx: AppContext, account: AccountRow, hb: 
   ctx.hub.publish(account.tenantId, { type: "account_updated", data: dto });
   ctx.events.emit("heartbeat", { tenantId: account.tenantId, account: updated });
   return dto;
+}
+
+/**
+ * A slave poll is a sign of life (docs/bridge-protocol.md §6.2): it moves the account's last
+ * heartbeat to `now` — at most once a second (nothing at all when the stored time is younger),
+ * one relaxed-commit update — so a terminal busy long-polling never looks silent. A poll after
+ * more than a minute of silence also writes the "connected" audit entry a heartbeat would.
+ * Balance, equity and status stay the heartbeat's business.
+ */
+export async function recordPollSignOfLife(ctx: AppContext, account: AccountRow, now = new Date()): Promise<void> {
+  const last = account.lastHeartbeat?.getTime();
+  if (last !== undefined && now.getTime() - last < POLL_TOUCH_EVERY_MS) return;
+  const reconnected = last === undefined || now.getTime() - last > RECONNECT_AFTER_MS;
+  const updated = await ctx.relaxedDb.transaction(async (tx: Db) => {
+    const [row] = await tx
+      .update(accounts)
+      .set({ lastHeartbeat: now })
+      .where(
+        ofTenantById(accounts, account.tenantId, account.id, or(isNull(accounts.lastHeartbeat), lt(accounts.lastHeartbeat, new Date(now.getTime() - POLL_TOUCH_EVERY_MS)))),
+      )
+      .returning();
+    if (row && reconnected) {
+      await writeAuditLog(tx, {
+        tenantId: account.tenantId,
+        category: "system",
+        source: "bridge",
+        message: `${account.role === "MASTER" ? "Master EA" : "Slave EA"} connected (${account.accountNumber})`,
+        accountId: account.id,
+        metadata: { login: row.login, server: row.server, via: "poll" },
+      });
+    }
+    return row;
+  });
+  if (updated && (last === undefined || now.getTime() - last >= POLL_PUBLISH_EVERY_MS)) {
+    ctx.hub.publish(account.tenantId, { type: "account_updated", data: toAccount(updated) });
+  }
 }

@@ -1,11 +1,12 @@
 /**
- * /v1/master/* — the master EA's seven endpoints (spec §7, docs/bridge-protocol.md §4): the
- * heartbeat and the six signal events. Signal requests are idempotent by `idempotencyKey`; the
- * copy engine (features/copy-engine) turns each event into slave orders.
+ * /v1/master/* — the master EA's endpoints (spec §7, docs/bridge-protocol.md §4): the heartbeat,
+ * the six signal events and the account snapshot. Signal requests are idempotent by
+ * `idempotencyKey`; the copy engine (features/copy-engine) turns each event into slave orders.
+ * The master's MetaTrader login is checked on heartbeats and events (409 `login_mismatch`).
  */
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { masterHeartbeatSchema, signalEventSchema, type HeartbeatResponse, type SignalEventType } from "#contract";
+import { masterHeartbeatSchema, signalEventSchema, snapshotSchema, type HeartbeatResponse, type SignalEventType, type SnapshotResponse } from "#contract";
 import type { AppContext } from "../../http/context.ts";
 import { invalidField } from "../../http/errors.ts";
 import { publishEffects } from "../copy-engine/effects.ts";
@@ -13,7 +14,8 @@ import { processSignalEvent } from "../copy-engine/process-signal.ts";
 import { apiKeyAuthOf } from "./auth.ts";
 import { recordHeartbeat } from "./heartbeat.ts";
 import { abandonIdempotent, beginIdempotent, requestHash } from "./idempotency.ts";
-import { resolveMasterAccount } from "./terminal-account.ts";
+import { saveSnapshot } from "../accounts/snapshots.ts";
+import { assertMasterLogin, assertSelectsMaster, resolveMasterAccount } from "./terminal-account.ts";
 import { findTenantPause } from "./tenant-pause.ts";
 
 const SIGNAL_ROUTES: [string, SignalEventType][] = [
@@ -33,7 +35,7 @@ export function registerMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
     { schema: { body: masterHeartbeatSchema }, config: { bridge: { scope: "MASTER", replay: "cache" } } },
     async (request) => {
       const auth = apiKeyAuthOf(request);
-      const master = await resolveMasterAccount(ctx.db, auth);
+      const master = assertMasterLogin(await resolveMasterAccount(ctx.db, auth), request.body.login);
       const account = await recordHeartbeat(ctx, master, request.body);
       const body: HeartbeatResponse = {
         ok: true,
@@ -45,6 +47,16 @@ export function registerMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
     },
   );
 
+  api.post("/master/snapshot", { schema: { body: snapshotSchema }, config: { bridge: { scope: "MASTER", replay: "cache" } } }, async (request) => {
+    const receivedAt = new Date();
+    const auth = apiKeyAuthOf(request);
+    const master = await resolveMasterAccount(ctx.db, auth);
+    assertSelectsMaster(master, request.body);
+    const stored = await saveSnapshot(ctx.db, auth.tenantId, master.id, request.body, receivedAt);
+    const body: SnapshotResponse = { ok: true, accountId: master.id, receivedAt: Math.floor(receivedAt.getTime() / 1000), ignored: !stored };
+    return body;
+  });
+
   for (const [path, type] of SIGNAL_ROUTES) {
     api.post(path, { schema: { body: signalEventSchema }, config: { bridge: { scope: "MASTER", replay: "idempotency" } } }, async (request, reply) => {
       const receivedAt = new Date();
@@ -55,7 +67,7 @@ export function registerMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
       // Two independent round trips, run together (latency); a marker taken for a request that
       // then fails on its master is dropped again.
       const [masterLookup, begin] = await Promise.allSettled([
-        resolveMasterAccount(ctx.db, auth),
+        resolveMasterAccount(ctx.db, auth).then((m) => assertMasterLogin(m, event.master.login)),
         beginIdempotent(ctx.relaxedDb, auth.tenantId, key, requestHash(request.url, request.rawBody)),
       ]);
       if (masterLookup.status === "rejected") {

@@ -1,6 +1,7 @@
 /**
  * /v1/slave/* — the slave EA's endpoints (docs/bridge-protocol.md §6): heartbeat, order pickup by
- * long-poll, execution report (spec §7), and the WebSocket push stream.
+ * long-poll (also a sign of life), execution report (spec §7), symbol specifications, account
+ * snapshot, and the WebSocket push stream.
  */
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -8,8 +9,12 @@ import {
   executionReportSchema,
   slaveHeartbeatSchema,
   slavePollSchema,
+  slaveSymbolsSchema,
+  snapshotSchema,
   type SlaveHeartbeatResponse,
   type SlavePollResponse,
+  type SlaveSymbolsResponse,
+  type SnapshotResponse,
 } from "#contract";
 import { and, count, eq } from "drizzle-orm";
 import { executions } from "../../db/schema.ts";
@@ -21,11 +26,15 @@ import { orderSource, pollOrders } from "../copy-engine/slave-delivery.ts";
 import { findRiskLimit } from "../risk/queries.ts";
 import { toSlaveConfig } from "../risk/slave-config.ts";
 import { apiKeyAuthOf } from "./auth.ts";
-import { recordHeartbeat } from "./heartbeat.ts";
+import { saveSnapshot } from "../accounts/snapshots.ts";
+import { upsertSymbolSpecs } from "../accounts/symbol-specs.ts";
+import { recordHeartbeat, recordPollSignOfLife } from "./heartbeat.ts";
 import { resolveSlaveAccount } from "./terminal-account.ts";
 import { findTenantPause } from "./tenant-pause.ts";
 
 const slaveRoute = { bridge: { scope: "SLAVE" as const, replay: "cache" as const } };
+/** Reports answer a repeated signed request themselves (its first answer), not with 409 `replayed`. */
+const reportRoute = { bridge: { scope: "SLAVE" as const, replay: "handler" as const } };
 
 export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -57,7 +66,8 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
   api.post("/slave/orders/poll", { schema: { body: slavePollSchema }, config: slaveRoute }, async (request, reply) => {
     const auth = apiKeyAuthOf(request);
     const slave = await resolveSlaveAccount(ctx.db, auth, request.body);
-    const limit = await findRiskLimit(ctx.db, auth.tenantId, slave.id);
+    // The sign of life runs beside the risk-limit read: no extra wait on the poll's path.
+    const [limit] = await Promise.all([findRiskLimit(ctx.db, auth.tenantId, slave.id), recordPollSignOfLife(ctx, slave)]);
     const aborted = new AbortController();
     reply.raw.once("close", () => aborted.abort());
     const orders = await pollOrders(ctx.delivery, slave.id, orderSource(ctx, auth.tenantId, slave.id, request.body), request.body, aborted.signal);
@@ -65,11 +75,28 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
     return body;
   });
 
-  api.post("/slave/execution/report", { schema: { body: executionReportSchema }, config: slaveRoute }, async (request) => {
+  api.post("/slave/execution/report", { schema: { body: executionReportSchema }, config: reportRoute }, async (request) => {
     const auth = apiKeyAuthOf(request);
     const slave = await resolveSlaveAccount(ctx.db, auth, request.body);
-    const { body, effects } = await applyReport(ctx, slave, request.body);
+    const { body, effects } = await applyReport(ctx, slave, request.body, { signature: request.verifiedKey?.signature ?? null });
     publishEffects(ctx, auth.tenantId, effects);
+    return body;
+  });
+
+  api.post("/slave/symbols", { schema: { body: slaveSymbolsSchema }, config: slaveRoute }, async (request) => {
+    const auth = apiKeyAuthOf(request);
+    const slave = await resolveSlaveAccount(ctx.db, auth, request.body);
+    const stored = await upsertSymbolSpecs(ctx.db, auth.tenantId, slave.id, request.body.symbols);
+    const body: SlaveSymbolsResponse = { ok: true, stored };
+    return body;
+  });
+
+  api.post("/slave/snapshot", { schema: { body: snapshotSchema }, config: slaveRoute }, async (request) => {
+    const receivedAt = new Date();
+    const auth = apiKeyAuthOf(request);
+    const slave = await resolveSlaveAccount(ctx.db, auth, request.body);
+    const stored = await saveSnapshot(ctx.db, auth.tenantId, slave.id, request.body, receivedAt);
+    const body: SnapshotResponse = { ok: true, accountId: slave.id, receivedAt: Math.floor(receivedAt.getTime() / 1000), ignored: !stored };
     return body;
   });
 }

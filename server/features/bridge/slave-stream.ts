@@ -1,5 +1,5 @@
 /**
- * GET /v1/slave/stream — WebSocket push of orders (docs/bridge-protocol.md §6.4), the secondary
+ * GET /v1/slave/stream — WebSocket push of orders (docs/bridge-protocol.md §6.6), the secondary
  * channel beside the long-poll. Signed like any GET (empty body); an unbound key names the account
  * with `?accountId=` or `?accountNumber=`. On connect every unreported order is sent, then each new
  * order as its transaction commits: `{type:"orders", orders:[…]}`. Reports still go over HTTP.

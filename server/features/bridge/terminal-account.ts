@@ -2,9 +2,11 @@
  * Which account a bridge request acts for (docs/bridge-protocol.md §1, §6): a MASTER key acts for
  * its bound account or the tenant's master; a SLAVE key for its bound account, or — unbound — for
  * the tenant's slave named by `accountId` / `accountNumber` in the body. Naming an account a bound
- * key is not bound to answers 403; an unknown account 404.
+ * key is not bound to answers 403; an unknown account 404; `accountId` and `accountNumber` naming
+ * two different accounts 400. A master login differing from the account's known login is 409
+ * `login_mismatch`.
  */
-import { eq, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { accounts } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
@@ -18,17 +20,63 @@ export interface AccountSelector {
   accountNumber?: string | undefined;
 }
 
+/** The master account a MASTER key acts for. Errors: 404 when the tenant has none. */
 export async function resolveMasterAccount(db: Db, auth: ApiKeyAuth): Promise<AccountRow> {
   const row = auth.accountId ? await findAccount(db, auth.tenantId, auth.accountId) : await findMaster(db, auth.tenantId);
   if (!row || row.role !== "MASTER") throw notFound("Master account");
   return row;
 }
 
+/**
+ * Refuses a master message sent from another MetaTrader login than the master account's (known
+ * from its first heartbeat, or entered on the account): 409 `login_mismatch`, nothing changes.
+ */
+export function assertMasterLogin(master: AccountRow, login: string): AccountRow {
+  if (master.login && master.login !== login) {
+    throw new AppError(
+      "login_mismatch",
+      `This master account is MetaTrader login ${master.login}, but the terminal sent login ${login}: attach the master EA to login ${master.login}, or replace the master account on the dashboard`,
+    );
+  }
+  return master;
+}
+
+/** A selector for the master endpoints (snapshot): when present it must name the master itself (403 otherwise). */
+export function assertSelectsMaster(master: AccountRow, sel: AccountSelector): void {
+  if ((sel.accountId && sel.accountId !== master.id) || (sel.accountNumber && sel.accountNumber !== master.accountNumber)) {
+    throw new AppError("forbidden_scope", "A MASTER key acts for the master account only");
+  }
+}
+
+async function findSlave(db: Db, tenantId: string, match: ReturnType<typeof eq>): Promise<AccountRow | null> {
+  const rows = await db.select().from(accounts).where(ofTenant(accounts, tenantId, and(eq(accounts.role, "SLAVE"), match))).limit(1);
+  return rows[0] ?? null;
+}
+
+/** 400 when `accountId` names an account whose number is not `accountNumber`. */
+async function assertSelectorAgrees(db: Db, tenantId: string, sel: AccountSelector, known: AccountRow | null): Promise<void> {
+  if (!sel.accountId || !sel.accountNumber) return;
+  const named = known?.id === sel.accountId ? known : await findSlave(db, tenantId, eq(accounts.id, sel.accountId));
+  if (named && named.accountNumber !== sel.accountNumber) {
+    throw invalidField(
+      "accountNumber",
+      `accountId and accountNumber name different accounts (accountId ${sel.accountId} is account ${named.accountNumber}, not ${sel.accountNumber}): send one of them`,
+    );
+  }
+}
+
+/**
+ * The slave account a SLAVE key acts for. Errors: 400 no selector on an unbound key or a
+ * selector naming two accounts; 403 a bound key naming another account; 404 unknown account.
+ */
 export async function resolveSlaveAccount(db: Db, auth: ApiKeyAuth, sel: AccountSelector): Promise<AccountRow> {
   if (auth.accountId) {
     const row = await findAccount(db, auth.tenantId, auth.accountId);
     if (!row) throw notFound("Account");
-    if ((sel.accountId && sel.accountId !== row.id) || (sel.accountNumber && sel.accountNumber !== row.accountNumber)) {
+    const idOther = sel.accountId !== undefined && sel.accountId !== row.id;
+    const numberOther = sel.accountNumber !== undefined && sel.accountNumber !== row.accountNumber;
+    if (idOther || numberOther) {
+      await assertSelectorAgrees(db, auth.tenantId, sel, row);
       throw new AppError("forbidden_scope", "This key is bound to another account");
     }
     return row;
@@ -36,13 +84,10 @@ export async function resolveSlaveAccount(db: Db, auth: ApiKeyAuth, sel: Account
   if (!sel.accountId && !sel.accountNumber) {
     throw invalidField("accountId", "accountId or accountNumber is required for a SLAVE key that is not bound to an account");
   }
-  const match = sel.accountId ? eq(accounts.id, sel.accountId) : eq(accounts.accountNumber, sel.accountNumber ?? "");
-  const rows = await db
-    .select()
-    .from(accounts)
-    .where(ofTenant(accounts, auth.tenantId, eq(accounts.role, "SLAVE"), or(match)))
-    .limit(1);
-  const row = rows[0];
+  const row = sel.accountId
+    ? await findSlave(db, auth.tenantId, eq(accounts.id, sel.accountId))
+    : await findSlave(db, auth.tenantId, eq(accounts.accountNumber, sel.accountNumber ?? ""));
+  await assertSelectorAgrees(db, auth.tenantId, sel, row);
   if (!row) throw notFound("Slave account");
   return row;
 }

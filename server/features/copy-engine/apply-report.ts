@@ -2,9 +2,19 @@
  * A slave EA's execution report (docs/bridge-protocol.md §6.3): updates the order, records latency
  * (ms from the master event reaching the bridge) and slippage (points, positive = better for the
  * trader), keeps the master-ticket ↔ slave-ticket link, ends signals whose master close is now
- * applied everywhere. A repeated report changes nothing; `filled` after `placed` records a pending
- * order's trigger; any other change of a reported outcome is a 409.
+ * applied everywhere. Repeats (docs/bridge-protocol.md §6.3):
+ * - the same signed request again (same x-ts and signature, e.g. a retry after a lost answer) gets
+ *   the report's first answer (`duplicate: false` when it was the report that applied it);
+ * - the same outcome reported again (same status and outcome fields, any nonce) answers
+ *   `duplicate: true` and changes nothing;
+ * - `filled` after `placed` records a pending order's trigger;
+ * - any other change of a reported outcome (another status, or the same status with another
+ *   ticket, price, volume, time, profit or error code) is 409 `conflict`.
+ * Slippage is positive when the fill is better for the trader than the master's price, for opens
+ * and closes alike: the side of a close's fill is the opposite of the position's side.
  */
+import { createHash } from "node:crypto";
+import Big from "big.js";
 import { eq } from "drizzle-orm";
 import type { ExecutionReportResponse, ExecutionStatus, Side, executionReportSchema } from "#contract";
 import { SUCCESS_EXECUTION_STATUSES } from "#contract";
@@ -26,10 +36,37 @@ type Report = z.output<typeof executionReportSchema>;
 
 const isSuccess = (s: string) => (SUCCESS_EXECUTION_STATUSES as readonly string[]).includes(s);
 
+/** Decimal text in one canonical form ("1.0846" and "1.08460" are the same price). */
+const canonical = (v: string | null | undefined): string | null => (v == null ? null : new Big(v).toString());
+
+/**
+ * Fingerprint of a report's outcome: status, tickets, fill price, volume, fill time, profit and
+ * error code (decimals canonical). Two reports with equal hashes report the same thing.
+ */
+export function reportOutcomeHash(r: Pick<Report, "status" | "slaveTicket" | "remainingTicket" | "fillPrice" | "volume" | "fillTime" | "profit" | "errorCode">): string {
+  const outcome = [
+    r.status,
+    r.slaveTicket ?? null,
+    r.remainingTicket ?? null,
+    canonical(r.fillPrice),
+    canonical(r.volume),
+    r.fillTime ?? null,
+    canonical(r.profit),
+    r.errorCode ?? null,
+  ];
+  return createHash("sha256").update(JSON.stringify(outcome)).digest("hex");
+}
+
+/**
+ * Applies one report. `signature`: the signed request's signature (its retry gets this answer
+ * again). Errors: 404 not this account's order; 409 `conflict` when it contradicts the reported
+ * outcome.
+ */
 export async function applyReport(
   ctx: AppContext,
   account: AccountRow,
   report: Report,
+  opts: { signature: string | null },
   now = new Date(),
 ): Promise<{ body: ExecutionReportResponse; effects: CopyEffects }> {
   const tenantId = account.tenantId;
@@ -45,9 +82,15 @@ export async function applyReport(
     if (!exec) throw notFound("Order");
     const current = exec.row;
     const effects = emptyEffects();
+    const hash = reportOutcomeHash(report);
     if (current.status !== "pending") {
       if (current.status === report.status) {
-        return { body: { ok: true, duplicate: true, executionId: current.id, status: current.status }, effects };
+        // The retry of the very request that applied it: its first answer again.
+        const first = opts.signature !== null && current.reportSignature === opts.signature;
+        if (!first && current.reportHash !== null && current.reportHash !== hash) {
+          throw conflict(`Order already reported as ${current.status} with another outcome (ticket, price, volume, time, profit or error code): a report cannot change it`);
+        }
+        return { body: { ok: true, duplicate: !first, executionId: current.id, status: current.status }, effects };
       }
       if (!(current.status === "placed" && report.status === "filled")) {
         throw conflict(`Order already reported as ${current.status}`);
@@ -70,6 +113,8 @@ export async function applyReport(
         latencyMs: Math.max(0, now.getTime() - start.getTime()),
         slippagePts: slippageOf(current, report),
         reportedAt: now,
+        reportHash: hash,
+        reportSignature: opts.signature,
         leaseUntil: null,
       })
       .where(eq(executions.id, current.id))

@@ -1,6 +1,6 @@
 /**
  * In-process hand-off of new slave orders to the EAs waiting for them (docs/bridge-protocol.md
- * §6.2, §6.4). The database is the source of truth (orders are committed before they are offered);
+ * §6.2, §6.6). The database is the source of truth (orders are committed before they are offered);
  * this registry only removes the wait: a long-poll parked for an account, or an open stream,
  * receives the orders the moment their transaction commits.
  *

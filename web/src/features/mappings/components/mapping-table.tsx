@@ -1,4 +1,6 @@
 import type { SymbolMap } from "#contract";
+import type { SpecLookup } from "../api/symbol-specs";
+import { symbolSpecText } from "../lib/symbol-spec-text";
 import { ArrowRight } from "lucide-react";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useMediaQuery } from "@/lib/use-media-query";
@@ -15,9 +17,21 @@ export interface MappingTableProps {
   onDelete: (mapping: SymbolMap) => void;
   /** Id of the mapping being deleted. */
   deletingId?: string;
+  /** Symbol specs each slave's EA reported, shown beside the mapped slave symbol. */
+  specs: SpecLookup;
 }
 
 const accountOf = (labels: ReadonlyMap<string, string>, mapping: SymbolMap) => labels.get(mapping.slaveAccountId) ?? "Unknown account";
+
+/** The slave broker's spec of the mapped slave symbol, as reported by its EA (or "Not reported yet"). */
+function SpecLine({ mapping, specs }: { mapping: SymbolMap; specs: SpecLookup }) {
+  const spec = specs.get(mapping.slaveAccountId)?.get(mapping.slaveSymbol);
+  return (
+    <span className="block max-w-64 text-xs font-normal whitespace-normal text-muted-foreground" data-testid={`spec-mapping-${mapping.id}`} title="Slave broker's symbol spec (lots, digits, contract size, tick value)">
+      {symbolSpecText(spec)}
+    </span>
+  );
+}
 
 /**
  * §2 /mappings table: Master Symbol (MT5), Slave Symbol (MT4), Slave Account (All view only),
@@ -29,7 +43,7 @@ export function MappingTable(props: MappingTableProps) {
   return wide ? <WideTable {...props} /> : <MappingCards {...props} />;
 }
 
-function WideTable({ mappings, showAccount, accountLabels, onEdit, onDelete, deletingId }: MappingTableProps) {
+function WideTable({ mappings, showAccount, accountLabels, onEdit, onDelete, deletingId, specs }: MappingTableProps) {
   return (
     <div className="rounded-lg border bg-card" data-testid="table-mappings">
       <Table>
@@ -52,7 +66,12 @@ function WideTable({ mappings, showAccount, accountLabels, onEdit, onDelete, del
                   <ArrowRight className="size-3.5 text-muted-foreground" aria-hidden="true" />
                 </span>
               </TableCell>
-              <TableCell className="font-medium whitespace-nowrap">{mapping.slaveSymbol}</TableCell>
+              <TableCell className="font-medium">
+                <span className="whitespace-nowrap" data-testid={`slave-symbol-${mapping.id}`}>
+                  {mapping.slaveSymbol}
+                </span>
+                <SpecLine mapping={mapping} specs={specs} />
+              </TableCell>
               {showAccount ? (
                 <TableCell className="max-w-56 truncate text-muted-foreground" title={accountOf(accountLabels, mapping)}>
                   {accountOf(accountLabels, mapping)}
@@ -73,7 +92,7 @@ function WideTable({ mappings, showAccount, accountLabels, onEdit, onDelete, del
   );
 }
 
-function MappingCards({ mappings, showAccount, accountLabels, onEdit, onDelete, deletingId }: MappingTableProps) {
+function MappingCards({ mappings, showAccount, accountLabels, onEdit, onDelete, deletingId, specs }: MappingTableProps) {
   return (
     <ul className="flex flex-col gap-3" data-testid="table-mappings">
       {mappings.map((mapping) => (
@@ -83,8 +102,11 @@ function MappingCards({ mappings, showAccount, accountLabels, onEdit, onDelete, 
               <p className="flex flex-wrap items-center gap-2 font-medium">
                 <span title="Master Symbol (MT5)">{mapping.masterSymbol}</span>
                 <ArrowRight className="size-3.5 text-muted-foreground" aria-label="maps to" />
-                <span title="Slave Symbol (MT4)">{mapping.slaveSymbol}</span>
+                <span title="Slave Symbol (MT4)" data-testid={`slave-symbol-${mapping.id}`}>
+                  {mapping.slaveSymbol}
+                </span>
               </p>
+              <SpecLine mapping={mapping} specs={specs} />
               {showAccount ? <p className="truncate text-sm text-muted-foreground">{accountOf(accountLabels, mapping)}</p> : null}
             </div>
             <MappingStatusBadge mapping={mapping} />

@@ -9,6 +9,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { useSlaveAccounts } from "@/lib/account-queries";
 import { useCreateSymbolMap, useDeleteSymbolMap, useUpdateSymbolMap } from "../api/symbol-map-mutations";
 import { useSymbolMaps } from "../api/symbol-maps";
+import { useSymbolSpecs } from "../api/symbol-specs";
 import { emptyMappingForm, mappingToForm } from "../lib/mapping-form";
 import { MappingFormDialog } from "./mapping-form-dialog";
 import { MappingTable } from "./mapping-table";
@@ -33,6 +34,8 @@ export function MappingsPage() {
   );
   const showAll = tab.value === ALL_TAB;
   const shown = showAll ? mappings : mappings.filter((m) => m.slaveAccountId === tab.value);
+  const specAccounts = useMemo(() => [...new Set(shown.map((m) => m.slaveAccountId))].sort(), [shown]);
+  const specs = useSymbolSpecs(specAccounts);
 
   let body;
   if (error) {
@@ -72,6 +75,7 @@ export function MappingsPage() {
             onEdit={setEditing}
             onDelete={(mapping) => remove.mutate(mapping.id)}
             deletingId={remove.isPending ? remove.variables : undefined}
+            specs={specs}
           />
         )}
       </SlaveTabs>

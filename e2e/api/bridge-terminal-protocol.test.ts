@@ -1,0 +1,448 @@
+/**
+ * The terminal protocol additions and corrections of issue 10 over real HTTP
+ * (docs/bridge-protocol.md §3, §4, §6; terminals/harness/DESIGN.md §7): heartbeat account figures,
+ * slave symbol specs, account snapshots, time and ticket validation, report retries and conflicts,
+ * account selectors, DASHBOARD keys on POST, the master login check, polls as a sign of life,
+ * oversized closes and the slippage sign of closes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accountSchema, accountSnapshotSchema, executionListSchema, symbolSpecListSchema, type SignalEventInput, type SlaveOrder } from "#contract";
+import { createTestDatabase, databaseKinds, type TestDatabase } from "../support/databases.ts";
+import { atSecondStart, createKey, masterEvent, nowS, rawPost, setUpBridge, signedPost, type BridgeTenant, type Key } from "../support/bridge.ts";
+import { startServer, type RunningServer } from "../support/server.ts";
+import { signUp, type SignedIn } from "../support/tenant.ts";
+
+const REPORT = "/v1/slave/execution/report";
+const SYMBOLS = "/v1/slave/symbols";
+const MASTER_HB = "/v1/master/heartbeat";
+
+const spec = (symbol: string, over: Record<string, unknown> = {}) => ({
+  symbol,
+  digits: 5,
+  point: "0.00001",
+  volumeMin: "0.01",
+  volumeStep: "0.01",
+  volumeMax: "100",
+  contractSize: "100000",
+  tickSize: "0.00001",
+  tickValue: "1",
+  tradeMode: "full",
+  stopsLevel: 0,
+  ...over,
+});
+
+const position = (ticket: string, over: Record<string, unknown> = {}) => ({
+  ticket,
+  symbol: "EURUSD",
+  side: "BUY",
+  volume: "0.10",
+  openPrice: "1.08456",
+  sl: "0",
+  tp: "1.09",
+  openTime: nowS() - 600,
+  magic: "20241121",
+  comment: "cb:1",
+  ...over,
+});
+
+const pendingOrder = (ticket: string) => ({
+  ticket,
+  symbol: "EURUSD",
+  side: "SELL",
+  orderType: "LIMIT",
+  volume: "0.20",
+  price: "1.09",
+  stopLimitPrice: null,
+  sl: null,
+  tp: null,
+  magic: 0,
+  comment: "",
+  setupTime: nowS() - 60,
+});
+
+describe.each(databaseKinds())("terminal protocol on %s", (kind) => {
+  let db: TestDatabase;
+  let server: RunningServer;
+  let t: SignedIn;
+  let b: BridgeTenant;
+  let ticket = 880_000;
+  const nextTicket = () => ++ticket;
+  const accountOf = async (id: string) => accountSchema.parse((await t.api.get(`/api/accounts/${id}`)).body);
+  const executionsOf = async (signalId: string) => executionListSchema.parse((await t.api.get(`/api/executions?signalId=${signalId}`)).body);
+  const post = (key: Key, path: string, body: unknown, ts?: number) => signedPost(server.url, key, path, typeof body === "string" ? body : JSON.stringify(body), ts);
+
+  /**
+   * Slave 1's next order of `signalId`. Orders of earlier tests still waiting for slave 1 are
+   * reported as `error` on the way, so they do not come back later.
+   */
+  async function orderFor(signalId: string): Promise<SlaveOrder> {
+    const slave = b.slaves[0]!;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const { orders } = await slave.poll({ waitMs: 2000, redeliver: true });
+      let found: SlaveOrder | undefined;
+      for (const o of orders) {
+        if (!found && o.signalId === signalId) found = o;
+        else await slave.report({ orderId: o.orderId, status: "error", errorMessage: "left over by an earlier test" });
+      }
+      if (found) return found;
+    }
+    throw new Error(`no order for signal ${signalId}`);
+  }
+
+  /** A master OPEN of `volume` lots, polled and filled by slave 1; returns the signal and the slave's ticket. */
+  async function openAndFill(volume = 1, side: "BUY" | "SELL" = "BUY") {
+    const tk = nextTicket();
+    const res = await b.master.signal(masterEvent("OPEN", { ticket: tk, volume, side, price: 1.1 }));
+    expect(res.status).toBe(201);
+    const order = await orderFor(res.body.signalId);
+    const slaveTicket = String(700_000 + tk);
+    await b.slaves[0]!.report({ orderId: order.orderId, status: "filled", slaveTicket, fillPrice: "1.1", volume: order.volume!, point: "0.00001", fillTime: nowS() });
+    return { tk, signalId: res.body.signalId, order, slaveTicket };
+  }
+
+  beforeAll(async () => {
+    db = await createTestDatabase(kind);
+    server = await startServer(db.env);
+    t = await signUp(server.url);
+    b = await setUpBridge(t.api, server.url, 2);
+    // The master's login becomes known with its first heartbeat.
+    await b.master.masterHeartbeat({ login: "50001234", server: "ICMarkets-Demo", balance: "10000", equity: "10000", currency: "USD" });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await server?.stop();
+    await db?.drop();
+  });
+
+  describe("A1 heartbeat account figures", () => {
+    it("stores margin, free margin, leverage, margin mode and broker offset of master and slave, and keeps them when omitted", async () => {
+      await b.master.masterHeartbeat({
+        login: "50001234",
+        server: "ICMarkets-Demo",
+        balance: "10000.00",
+        equity: "10012.50",
+        currency: "USD",
+        margin: "250.40",
+        freeMargin: 9762.1,
+        leverage: 500,
+        marginMode: "hedging",
+        brokerUtcOffsetSec: 7200,
+      });
+      expect(await accountOf(b.masterId)).toMatchObject({ margin: "250.40", freeMargin: "9762.1", leverage: 500, marginMode: "hedging", brokerUtcOffsetSec: 7200 });
+
+      await b.slaves[1]!.slaveHeartbeat({ balance: "5000", equity: "4990", margin: "12.5", freeMargin: "4977.5", leverage: 100, marginMode: "netting", brokerUtcOffsetSec: -18000 });
+      expect(await accountOf(b.slaveIds[1]!)).toMatchObject({ margin: "12.5", freeMargin: "4977.5", leverage: 100, marginMode: "netting", brokerUtcOffsetSec: -18000 });
+      await b.slaves[1]!.slaveHeartbeat({ balance: "5001", equity: "4991" });
+      expect(await accountOf(b.slaveIds[1]!)).toMatchObject({ balance: "5001", margin: "12.5", leverage: 100, marginMode: "netting" });
+    });
+
+    it("refuses an unknown margin mode with 400", async () => {
+      const res = await post(b.keys.slaves[1]!, "/v1/slave/heartbeat", { balance: 1, equity: 1, marginMode: "cross" });
+      expect(res.status).toBe(400);
+      expect(res.body.issues[0].path).toBe("marginMode");
+    });
+  });
+
+  describe("A2 slave symbol specs", () => {
+    it("upserts the specs per slave and symbol and shows them on the dashboard", async () => {
+      const key = b.keys.slaves[0]!;
+      const first = await post(key, SYMBOLS, { symbols: [spec("EURUSD.a"), spec("XAUUSD.a", { digits: 2, point: 0.01, contractSize: 100, tickSize: "0.01", tickValue: "1", volumeMax: 50, tradeMode: "close_only", stopsLevel: 10 })] });
+      expect(first).toMatchObject({ status: 200, body: { ok: true, stored: 2 } });
+      const specs = symbolSpecListSchema.parse((await t.api.get(`/api/accounts/${b.slaveIds[0]}/symbol-specs`)).body);
+      expect(specs.map((s) => s.symbol)).toEqual(["EURUSD.a", "XAUUSD.a"]);
+      expect(specs[1]).toMatchObject({ digits: 2, point: "0.01", volumeMin: "0.01", volumeStep: "0.01", volumeMax: "50", contractSize: "100", tickValue: "1", tradeMode: "close_only", stopsLevel: 10 });
+
+      // A changed field is overwritten, the other symbol stays; the other slave has none.
+      const second = await post(key, SYMBOLS, { symbols: [spec("EURUSD.a", { volumeStep: "0.1", tickValue: "0.93" })] });
+      expect(second.body).toEqual({ ok: true, stored: 1 });
+      const after = symbolSpecListSchema.parse((await t.api.get(`/api/accounts/${b.slaveIds[0]}/symbol-specs`)).body);
+      expect(after).toHaveLength(2);
+      expect(after[0]).toMatchObject({ symbol: "EURUSD.a", volumeStep: "0.1", tickValue: "0.93" });
+      expect(Date.parse(after[0]!.updatedAt)).toBeGreaterThanOrEqual(Date.parse(specs[0]!.updatedAt));
+      expect((await t.api.get(`/api/accounts/${b.slaveIds[1]}/symbol-specs`)).body).toEqual([]);
+    });
+
+    it("refuses empty, oversized and duplicate lists with 400 naming the entry", async () => {
+      const key = b.keys.slaves[0]!;
+      const dup = await post(key, SYMBOLS, { symbols: [spec("EURUSD.a"), spec("GBPUSD.a"), spec("EURUSD.a")] });
+      expect(dup.status).toBe(400);
+      expect(dup.body.code).toBe("validation_failed");
+      expect(dup.body.issues).toEqual([{ path: "symbols.2.symbol", message: "Duplicate symbol EURUSD.a (already at symbols.0)" }]);
+      expect((await post(key, SYMBOLS, { symbols: [] })).status).toBe(400);
+      const many = Array.from({ length: 201 }, (_, i) => spec(`SYM${i}`));
+      expect((await post(key, SYMBOLS, { symbols: many })).status).toBe(400);
+      const bad = await post(key, SYMBOLS, { symbols: [spec("EURUSD.a", { tradeMode: 4 })] });
+      expect(bad.status).toBe(400);
+      expect(bad.body.issues[0].path).toBe("symbols.0.tradeMode");
+      const specs = symbolSpecListSchema.parse((await t.api.get(`/api/accounts/${b.slaveIds[0]}/symbol-specs`)).body);
+      expect(specs.map((s) => s.symbol)).not.toContain("GBPUSD.a");
+    });
+
+    it("keeps specs and snapshots to their tenant", async () => {
+      const other = await signUp(server.url);
+      expect((await other.api.get(`/api/accounts/${b.slaveIds[0]}/symbol-specs`)).status).toBe(404);
+      expect((await other.api.get(`/api/accounts/${b.slaveIds[0]}/snapshot`)).status).toBe(404);
+      expect((await other.api.get(`/api/accounts/${b.masterId}/snapshot`)).status).toBe(404);
+    });
+  });
+
+  describe("A3 snapshots", () => {
+    it("keeps the latest snapshot per account with big tickets as strings, and ignores an older one", async () => {
+      expect((await t.api.get(`/api/accounts/${b.masterId}/snapshot`)).body).toBeNull();
+      const ts = nowS() - 30;
+      const big = "18446744073709551615";
+      const first = await post(b.keys.master, "/v1/master/snapshot", { ts, positions: [position(big), position("42", { side: "SELL", sl: 1.2 })], orders: [pendingOrder("9007199254740993")] });
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject({ ok: true, accountId: b.masterId, ignored: false });
+      expect(Math.abs(first.body.receivedAt - nowS())).toBeLessThanOrEqual(5);
+
+      const snap = accountSnapshotSchema.parse((await t.api.get(`/api/accounts/${b.masterId}/snapshot`)).body);
+      expect(snap.ts).toBe(new Date(ts * 1000).toISOString());
+      expect(snap.positions.map((p) => p.ticket)).toEqual([big, "42"]);
+      expect(snap.positions[0]).toMatchObject({ symbol: "EURUSD", side: "BUY", volume: "0.10", openPrice: "1.08456", sl: null, tp: "1.09", magic: "20241121" });
+      expect(snap.positions[1]).toMatchObject({ side: "SELL", sl: "1.2" });
+      expect(snap.orders).toEqual([
+        { ticket: "9007199254740993", symbol: "EURUSD", side: "SELL", orderType: "LIMIT", volume: "0.20", price: "1.09", stopLimitPrice: null, sl: null, tp: null, magic: "0", comment: "", setupTime: expect.any(Number) },
+      ]);
+
+      const older = await post(b.keys.master, "/v1/master/snapshot", { ts: ts - 10, positions: [], orders: [] });
+      expect(older).toMatchObject({ status: 200, body: { ok: true, ignored: true } });
+      expect(accountSnapshotSchema.parse((await t.api.get(`/api/accounts/${b.masterId}/snapshot`)).body).positions).toHaveLength(2);
+
+      const newer = await post(b.keys.master, "/v1/master/snapshot", { ts: ts + 10, positions: [], orders: [] });
+      expect(newer.body.ignored).toBe(false);
+      expect(accountSnapshotSchema.parse((await t.api.get(`/api/accounts/${b.masterId}/snapshot`)).body)).toMatchObject({ positions: [], orders: [] });
+    });
+
+    it("stores a slave's snapshot under its own account, named by an unbound key", async () => {
+      const unbound = await createKey(t.api, "SLAVE");
+      const res = await post(unbound, "/v1/slave/snapshot", { accountNumber: "7002", ts: nowS(), positions: [position("501")], orders: [] });
+      expect(res.body).toMatchObject({ ok: true, accountId: b.slaveIds[1], ignored: false });
+      const snap = accountSnapshotSchema.parse((await t.api.get(`/api/accounts/${b.slaveIds[1]}/snapshot`)).body);
+      expect(snap.positions.map((p) => p.ticket)).toEqual(["501"]);
+      expect((await t.api.get(`/api/accounts/${b.slaveIds[0]}/snapshot`)).body).toBeNull();
+    });
+
+    it("refuses duplicate tickets (naming the ticket) and more than 1000 entries with 400", async () => {
+      const dup = await post(b.keys.slaves[0]!, "/v1/slave/snapshot", { ts: nowS(), positions: [position("77"), position("78"), position("77")], orders: [] });
+      expect(dup.status).toBe(400);
+      expect(dup.body.issues).toEqual([{ path: "positions.2.ticket", message: "Duplicate ticket 77 (already at positions.0)" }]);
+      const dupOrders = await post(b.keys.slaves[0]!, "/v1/slave/snapshot", { ts: nowS(), positions: [], orders: [pendingOrder("5"), pendingOrder("5")] });
+      expect(dupOrders.body.issues[0]).toMatchObject({ path: "orders.1.ticket" });
+      const many = Array.from({ length: 1001 }, (_, i) => position(String(i + 1)));
+      expect((await post(b.keys.slaves[0]!, "/v1/slave/snapshot", { ts: nowS(), positions: many, orders: [] })).status).toBe(400);
+      expect((await t.api.get(`/api/accounts/${b.slaveIds[0]}/snapshot`)).body).toBeNull();
+    });
+  });
+
+  describe("B1 times in seconds", () => {
+    it("answers an event ts in milliseconds with 400 saying unix seconds are expected, and writes nothing", async () => {
+      const before = (await t.api.get("/api/signals")).body.length;
+      const event = masterEvent("OPEN", { ticket: nextTicket() }, { ts: Date.now() });
+      const res = await post(b.keys.master, "/v1/master/signal/open", event);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("validation_failed");
+      expect(res.body.issues).toEqual([{ path: "ts", message: "Must be unix seconds, not milliseconds" }]);
+      expect((await t.api.get("/api/signals")).body.length).toBe(before);
+      // The key was not used up: the same event in seconds goes through.
+      expect((await post(b.keys.master, "/v1/master/signal/open", { ...event, ts: nowS() })).status).toBe(201);
+    });
+
+    it("bounds event times to 2000-01-01 … now + 1 day", async () => {
+      for (const ts of [946_684_799, nowS() + 86_400 + 120]) {
+        const res = await post(b.keys.master, "/v1/master/signal/open", masterEvent("OPEN", { ticket: nextTicket() }, { ts }));
+        expect(res.status, String(ts)).toBe(400);
+        expect(res.body.issues[0]).toEqual({ path: "ts", message: "Must be unix seconds between 2000-01-01 and one day from now" });
+      }
+      const ahead = await post(b.keys.master, "/v1/master/signal/open", masterEvent("OPEN", { ticket: nextTicket() }, { ts: nowS() + 3 * 3600 }));
+      expect(ahead.status).toBe(201);
+    });
+
+    it("answers a report fillTime in milliseconds with 400 and leaves the order pending", async () => {
+      const res = await b.master.signal(masterEvent("OPEN", { ticket: nextTicket() }));
+      const order = await orderFor(res.body.signalId);
+      const bad = await post(b.keys.slaves[0]!, REPORT, { orderId: order.orderId, status: "filled", slaveTicket: "1", fillPrice: "1.1", volume: "1", fillTime: Date.now() + 0.5 });
+      expect(bad.status).toBe(400);
+      expect(bad.body.issues).toEqual([{ path: "fillTime", message: "Must be unix seconds, not milliseconds" }]);
+      expect((await executionsOf(res.body.signalId)).find((e) => e.id === order.orderId)!.status).toBe("pending");
+      const ok = await post(b.keys.slaves[0]!, REPORT, { orderId: order.orderId, status: "filled", slaveTicket: "1", fillPrice: "1.1", volume: "1", fillTime: Date.now() / 1000 });
+      expect(ok.status).toBe(200);
+    });
+  });
+
+  describe("B2 tickets and error codes", () => {
+    it("refuses a ticket above 2^53 sent as a JSON integer with a message to send a string, and keeps string tickets exact", async () => {
+      const tk = "18446744073709551000";
+      const event = masterEvent("OPEN", { ticket: tk });
+      const asNumber = JSON.stringify(event).replace(`"ticket":"${tk}"`, `"ticket":${tk}`);
+      expect(asNumber).toContain(`"ticket":${tk}`);
+      const refused = await post(b.keys.master, "/v1/master/signal/open", asNumber);
+      expect(refused.status).toBe(400);
+      expect(refused.body.issues[0].path).toBe("order.ticket");
+      expect(refused.body.issues[0].message).toMatch(/send tickets .*as strings/);
+
+      const accepted = await post(b.keys.master, "/v1/master/signal/open", event);
+      expect(accepted.status).toBe(201);
+      const order = await orderFor(accepted.body.signalId);
+      expect(order).toMatchObject({ masterTicket: tk, comment: `cb:${tk}` });
+      const slaveTicket = "18446744073709551557";
+      const report = await b.slaves[0]!.report({ orderId: order.orderId, status: "filled", slaveTicket, fillPrice: "1.1", volume: "1" });
+      expect(report.duplicate).toBe(false);
+      expect((await executionsOf(accepted.body.signalId)).find((e) => e.id === order.orderId)!.slaveTicket).toBe(slaveTicket);
+    });
+
+    it("accepts errorCode as an integer or a digit string within 32 bits", async () => {
+      for (const [errorCode, status] of [
+        ["10004", 200],
+        [138, 200],
+        ["2147483648", 400],
+        ["12a", 400],
+      ] as const) {
+        const open = await b.master.signal(masterEvent("OPEN", { ticket: nextTicket() }));
+        const order = await orderFor(open.body.signalId);
+        const res = await post(b.keys.slaves[0]!, REPORT, { orderId: order.orderId, status: "rejected", errorCode, errorMessage: "Requote" });
+        expect(res.status, String(errorCode)).toBe(status);
+        if (status === 400) {
+          expect(res.body.issues[0].path).toBe("errorCode");
+          await b.slaves[0]!.report({ orderId: order.orderId, status: "rejected", errorCode: 1 });
+        }
+      }
+      const logs = (await t.api.get("/api/audit-logs?level=error")).body as { message: string }[];
+      expect(logs.some((l) => l.message.includes("rejected: Requote (10004)"))).toBe(true);
+    });
+  });
+
+  describe("B4 report retries and conflicts", () => {
+    it("answers the same signed report again with its first answer, a changed outcome with 409 conflict, and the same outcome later with duplicate", async () => {
+      const open = await b.master.signal(masterEvent("OPEN", { ticket: nextTicket() }));
+      const order = await orderFor(open.body.signalId);
+      const key = b.keys.slaves[0]!;
+      const report = { orderId: order.orderId, status: "filled", slaveTicket: "4711", fillPrice: "1.10020", volume: "1.00", fillTime: nowS(), point: "0.00001" };
+      const body = JSON.stringify(report);
+      await atSecondStart();
+      const ts = nowS();
+      const first = await post(key, REPORT, body, ts);
+      expect(first).toMatchObject({ status: 200, body: { ok: true, duplicate: false, status: "filled" } });
+      // The answer was lost: the EA resends the same bytes with the same signature.
+      const retry = await post(key, REPORT, body, ts);
+      expect(retry).toEqual(first);
+
+      // Another price (or volume) for the same status contradicts the reported fill.
+      const otherPrice = await post(key, REPORT, { ...report, fillPrice: "1.10030" });
+      expect(otherPrice.status).toBe(409);
+      expect(otherPrice.body.code).toBe("conflict");
+      expect((await post(key, REPORT, { ...report, volume: "0.50" })).body.code).toBe("conflict");
+
+      // The same bytes re-signed with another time (e.g. after a restart): a duplicate.
+      const later = await post(key, REPORT, body, ts - 1);
+      expect(later).toMatchObject({ status: 200, body: { ok: true, duplicate: true, status: "filled" } });
+      // …also with a new nonce and the same price written differently.
+      const renonced = await post(key, REPORT, { ...report, fillPrice: "1.1002", nonce: "x1" });
+      expect(renonced.body.duplicate).toBe(true);
+    });
+  });
+
+  describe("B5 account selectors and DASHBOARD keys", () => {
+    it("refuses accountId and accountNumber naming different accounts with 400", async () => {
+      const unbound = await createKey(t.api, "SLAVE");
+      const mixed = await post(unbound, "/v1/slave/heartbeat", { accountId: b.slaveIds[0], accountNumber: "7002", balance: 1, equity: 1 });
+      expect(mixed.status).toBe(400);
+      expect(mixed.body.code).toBe("validation_failed");
+      expect(mixed.body.issues[0].path).toBe("accountNumber");
+      const agreeing = await post(unbound, "/v1/slave/heartbeat", { accountId: b.slaveIds[0], accountNumber: "7001", balance: 1, equity: 1 });
+      expect(agreeing.status).toBe(200);
+      const bound = await post(b.keys.slaves[0]!, "/v1/slave/heartbeat", { accountId: b.slaveIds[0], accountNumber: "7002", balance: 1, equity: 1 });
+      expect(bound.status).toBe(400);
+      // Both naming the other slave, consistently: a bound key still may not act for it.
+      const other = await post(b.keys.slaves[0]!, "/v1/slave/heartbeat", { accountId: b.slaveIds[1], accountNumber: "7002", balance: 1, equity: 1 });
+      expect(other).toMatchObject({ status: 403, body: { code: "forbidden_scope" } });
+    });
+
+    it("answers a signed POST with a DASHBOARD key with 403 forbidden_scope and changes nothing", async () => {
+      const dash = await createKey(t.api, "DASHBOARD");
+      const before = (await t.api.get("/api/symbol-maps")).body.length;
+      const res = await post(dash, "/api/symbol-maps", { masterSymbol: "EURUSD", slaveSymbol: "EURUSD.x", slaveAccountId: b.slaveIds[0], lotMultiplier: 1 });
+      expect(res).toMatchObject({ status: 403, body: { code: "forbidden_scope" } });
+      expect((await t.api.get("/api/symbol-maps")).body.length).toBe(before);
+      expect(await post(dash, "/v1/slave/symbols", { symbols: [spec("X")] })).toMatchObject({ status: 403, body: { code: "forbidden_scope" } });
+    });
+  });
+
+  describe("B6 master login", () => {
+    it("answers another login on a heartbeat or an event with 409 login_mismatch naming both, and changes nothing", async () => {
+      const master = await accountOf(b.masterId);
+      expect(master.login).toBe("50001234");
+      const hb = await post(b.keys.master, MASTER_HB, { login: "66667777", server: "Other-Live", balance: "1.00", equity: "1.00" });
+      expect(hb.status).toBe(409);
+      expect(hb.body.code).toBe("login_mismatch");
+      expect(hb.body.error).toContain("50001234");
+      expect(hb.body.error).toContain("66667777");
+      expect(await accountOf(b.masterId)).toMatchObject({ login: "50001234", balance: master.balance, server: "ICMarkets-Demo" });
+
+      const signalsBefore = (await t.api.get("/api/signals")).body.length;
+      const event: SignalEventInput = masterEvent("OPEN", { ticket: nextTicket() }, { master: { login: "66667777" } });
+      const ev = await post(b.keys.master, "/v1/master/signal/open", event);
+      expect(ev.status).toBe(409);
+      expect(ev.body.code).toBe("login_mismatch");
+      expect(ev.body.error).toContain("66667777");
+      expect((await t.api.get("/api/signals")).body.length).toBe(signalsBefore);
+      // Nothing was remembered under the idempotency key: the right login goes through.
+      expect((await post(b.keys.master, "/v1/master/signal/open", { ...event, master: { login: "50001234" } })).status).toBe(201);
+    });
+  });
+
+  describe("B7 polls are a sign of life", () => {
+    it("moves the slave's last heartbeat on a poll", async () => {
+      const fresh = (await t.api.post("/api/accounts", { accountNumber: "7999", broker: "P", platform: "MT4", role: "SLAVE" })).body as { id: string };
+      const key = await createKey(t.api, "SLAVE", fresh.id);
+      expect((await accountOf(fresh.id)).lastHeartbeat).toBeNull();
+      const started = Date.now();
+      const res = await post(key, "/v1/slave/orders/poll", { waitMs: 0, nonce: "p1" });
+      expect(res.status).toBe(200);
+      const seen = (await accountOf(fresh.id)).lastHeartbeat;
+      expect(seen).not.toBeNull();
+      expect(Date.parse(seen!)).toBeGreaterThanOrEqual(started - 1000);
+      const logs = (await t.api.get(`/api/audit-logs?limit=50`)).body as { message: string }[];
+      expect(logs.some((l) => l.message === "Slave EA connected (7999)")).toBe(true);
+    });
+  });
+
+  describe("B8 closes", () => {
+    it("treats a CLOSE larger than the open volume as a full close", async () => {
+      const { tk, signalId, slaveTicket } = await openAndFill(1);
+      const res = await b.master.signal(masterEvent("CLOSE", { ticket: tk, volume: 5, price: 1.1 }));
+      expect(res.status).toBe(201);
+      const close = await orderFor(signalId);
+      expect(close).toMatchObject({ action: "CLOSE", volume: "1.00", slaveTicket });
+      const signal = (await t.api.get(`/api/signals`)).body.find((s: { id: string }) => s.id === signalId);
+      expect(Number(signal.volume)).toBe(0);
+    });
+
+    it("measures close slippage as positive when the close is better for the trader", async () => {
+      // Closing a BUY sells: selling 2 points above the master's close price is +2.0 points.
+      const buy = await openAndFill(1, "BUY");
+      await b.master.signal(masterEvent("CLOSE", { ticket: buy.tk, price: "1.10000" }));
+      const closeBuy = await orderFor(buy.signalId);
+      await b.slaves[0]!.report({ orderId: closeBuy.orderId, status: "closed", slaveTicket: buy.slaveTicket, fillPrice: "1.10002", volume: "1.00", point: "0.00001", profit: "2.00" });
+      // Closing a SELL buys: buying 3 points above the master's close price is −3.0 points.
+      const sell = await openAndFill(1, "SELL");
+      await b.master.signal(masterEvent("CLOSE", { ticket: sell.tk, side: "SELL", price: "1.10000" }));
+      const closeSell = await orderFor(sell.signalId);
+      await b.slaves[0]!.report({ orderId: closeSell.orderId, status: "closed", slaveTicket: sell.slaveTicket, fillPrice: "1.10003", volume: "1.00", point: "0.00001", profit: "-3.00" });
+
+      const slip = async (signalId: string, orderId: string) => (await executionsOf(signalId)).find((e) => e.id === orderId)!.slippagePts;
+      expect(await slip(buy.signalId, closeBuy.orderId)).toBe("2.0");
+      expect(await slip(sell.signalId, closeSell.orderId)).toBe("-3.0");
+    });
+  });
+
+  it("still answers a replayed heartbeat with 409 replayed", async () => {
+    const body = JSON.stringify({ balance: "1.00", equity: "1.00", nonce: "r1" });
+    const ts = nowS();
+    const first = await post(b.keys.slaves[1]!, "/v1/slave/heartbeat", body, ts);
+    expect(first.status).toBe(200);
+    expect(await post(b.keys.slaves[1]!, "/v1/slave/heartbeat", body, ts)).toMatchObject({ status: 409, body: { code: "replayed" } });
+    // An unsigned request is still 401.
+    expect((await rawPost(server.url, SYMBOLS, "{}", {})).status).toBe(401);
+  });
+});
