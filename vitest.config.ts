@@ -4,8 +4,9 @@ import { fileURLToPath } from "node:url";
 const webSrc = fileURLToPath(new URL("./web/src", import.meta.url));
 
 /**
- * Three projects: `unit` (pure logic and in-process database suites), `api` (HTTP integration
- * against real server processes) and `browser` (headless Chromium end-to-end). Database suites
+ * Four projects: `unit` (pure logic and in-process database suites), `api` (HTTP integration
+ * against real server processes), `browser` (headless Chromium end-to-end) and `terminals` (the
+ * MQL Expert Advisors compiled by the g++ harness, run against real servers). Database suites
  * run on PGlite always and also on PostgreSQL when TEST_DATABASE_URL is set.
  */
 export default defineConfig({
@@ -15,7 +16,7 @@ export default defineConfig({
         resolve: { alias: { "@": webSrc } },
         test: {
           name: "unit",
-          include: ["server/**/*.test.ts", "contract/**/*.test.ts", "tools/**/*.test.ts", "web/src/**/*.test.{ts,tsx}"],
+          include: ["server/**/*.test.ts", "contract/**/*.test.ts", "tools/**/*.test.ts", "terminals/**/*.test.ts", "web/src/**/*.test.{ts,tsx}"],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -37,6 +38,17 @@ export default defineConfig({
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          // The Expert Advisors compiled with g++ by terminals/harness and run against real servers.
+          name: "terminals",
+          include: ["e2e/terminals/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 420_000,
+          hookTimeout: 600_000,
           fileParallelism: false,
         },
       },
