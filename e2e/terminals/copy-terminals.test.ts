@@ -143,7 +143,7 @@ describe.each(databaseKinds())("terminals end to end on %s", (kind) => {
         leverage: 100,
         marginMode: "hedging",
         bigTickets: masterPlatform === "MT5",
-        symbols: [fxSymbol("EURUSD", 1.0845), fxSymbol("GBPUSD", 1.265)],
+        symbols: [fxSymbol("EURUSD", 1.0845), fxSymbol("GBPUSD", 1.265), fxSymbol("XAUUSD", 2650.1, { digits: 2, point: 0.01, tickSize: 0.01, ask: 2650.3, contractSize: 100 })],
       };
       const master = new EaProcess(`master-${masterPlatform}`, {
         binary: masterPlatform === "MT5" ? binaries.master5 : binaries.master4,
@@ -245,9 +245,82 @@ describe.each(databaseKinds())("terminals end to end on %s", (kind) => {
           expect(new Set(tickets).size).toBe(tickets.length);
         }
         expect(executions.filter((e) => e.status === "error" || e.status === "rejected")).toEqual([]);
+
+        // What the EAs told the server about their terminals: account figures with the margin mode,
+        // the symbol specifications each slave traded, and the latest book snapshots.
+        const masterAccount = (await t.api.get(`/api/accounts/${m.body.id}`)).body as { marginMode: string | null; leverage: number | null; currency: string };
+        expect(masterAccount).toMatchObject({ marginMode: "hedging", leverage: 100, currency: "USD" });
+        const suffixed = slaves[2]!;
+        const specs = (await t.api.get(`/api/accounts/${suffixed.accountId}/symbol-specs`)).body as { symbol: string; volumeStep: string; digits: number }[];
+        expect(specs.map((x) => x.symbol).sort()).toEqual(["EURUSD.a", "GBPUSD.a"]);
+        expect(specs[0]).toMatchObject({ digits: 5 });
+        expect(Number(specs[0]!.volumeStep)).toBe(0.01);
+        await expect.poll(async () => (await t.api.get(`/api/accounts/${m.body.id}/snapshot`)).body?.accountId, { timeout: 30_000 }).toBe(m.body.id);
+        await expect.poll(async () => (await t.api.get(`/api/accounts/${suffixed.accountId}/snapshot`)).body?.accountId, { timeout: 30_000 }).toBe(suffixed.accountId);
+
+        // A symbol no slave broker has: every slave rejects the copy, naming the symbol, and goes on.
+        const gold = await master.ok<{ ticket: string }>("open XAUUSD BUY 0.10 0 0");
+        await expect
+          .poll(async () => ((await t.api.get("/api/executions?limit=500")).body as { symbol: string; status: string }[]).filter((e) => e.symbol?.startsWith("XAUUSD") && e.status === "rejected").length, { timeout: 30_000, interval: 500 })
+          .toBe(slaves.length);
+        const goldRejections = ((await t.api.get("/api/executions?limit=500")).body as { symbol: string; errorMessage: string | null }[]).filter((e) => e.symbol?.startsWith("XAUUSD"));
+        for (const e of goldRejections) expect(e.errorMessage).toContain("XAUUSD");
+        await master.ok(`close ${gold.ticket}`);
+        await master.ok("open EURUSD SELL 0.05 0 0");
+        await converge(master, slaves);
       } finally {
         for (const p of all) await p.stop();
       }
     });
   }
+});
+
+describe("terminals: bad input and setup errors", () => {
+  let root: string;
+  beforeAll(async () => {
+    for (const key of ["slave5", "slave4", "master5"] as const) if (!binaries[key]) binaries[key] = (await buildEa(EA[key])).binary;
+    root = mkdtempSync(join(tmpdir(), "cb-terminals-input-"));
+  }, 600_000);
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  const broker: SimBroker = { login: 7100, server: "Sim", company: "Sim", currency: "USD", balance: "1000", leverage: 100, marginMode: "hedging", symbols: [fxSymbol("EURUSD", 1.08)] };
+  const good = { InpServerUrl: "http://127.0.0.1:9", InpApiKey: `cbk_${"a".repeat(32)}`, InpApiSecret: "b".repeat(64) };
+
+  /** Runs the EA until it exits by itself; answers its exit code and output. */
+  async function runToExit(binary: string, name: string, inputs: Record<string, string>): Promise<{ code: number | null; text: string }> {
+    const ea = new EaProcess(name, { binary, dir: join(root, name), broker, inputs, allowUrl: "http://127.0.0.1:9" });
+    ea.start();
+    const timer = setTimeout(() => void ea.crash(), 20_000);
+    const code = await ea.exitCode();
+    clearTimeout(timer);
+    return { code, text: ea.output.join("\n") };
+  }
+
+  it.each([
+    ["InpServerUrl", { ...good, InpServerUrl: "" }],
+    ["InpServerUrl", { ...good, InpServerUrl: "ftp://example.com" }],
+    ["InpApiKey", { ...good, InpApiKey: "" }],
+    ["InpApiSecret", { ...good, InpApiSecret: "not-hex" }],
+  ])("refuses to start when %s is empty or malformed", async (input, inputs) => {
+    for (const binary of [binaries.slave5, binaries.slave4, binaries.master5]) {
+      const { code, text } = await runToExit(binary, `bad-${input}-${Math.random().toString(36).slice(2, 8)}`, inputs);
+      expect(code).not.toBe(0);
+      expect(text).toContain(input);
+    }
+  });
+
+  it("names the URL to allow when WebRequest is refused (4014 / 4060)", async () => {
+    for (const binary of [binaries.slave5, binaries.slave4]) {
+      const name = `not-allowed-${Math.random().toString(36).slice(2, 8)}`;
+      const ea = new EaProcess(name, { binary, dir: join(root, name), broker, inputs: { ...good, InpServerUrl: "http://127.0.0.1:9/" }, allowUrl: "http://127.0.0.2:1" });
+      ea.start();
+      try {
+        await expect.poll(() => ea.output.join("\n"), { timeout: 20_000, interval: 200 }).toMatch(/Add http:\/\/127\.0\.0\.1:9 under Tools -> Options -> Expert Advisors/);
+        const status = await ea.command<{ comment: string }>("status");
+        expect(status.comment).toMatch(/ERROR/);
+      } finally {
+        await ea.stop();
+      }
+    }
+  });
 });

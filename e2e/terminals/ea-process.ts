@@ -181,6 +181,11 @@ export class EaProcess {
     clearTimeout(timer);
   }
 
+  /** Resolves with the exit code once the process ends by itself (null when killed by a signal). */
+  exitCode(): Promise<number | null> {
+    return this.exited;
+  }
+
   get running(): boolean {
     return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
   }
