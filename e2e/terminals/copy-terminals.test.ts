@@ -5,7 +5,8 @@
  * against a real server on each database. The master's book is driven through opens, SL/TP
  * changes, partial and full closes and pending orders; every slave book must end equal to the
  * master's (mapped symbol, multiplied volume), every order must end reported, and killing a slave
- * EA and the master EA mid-stream and starting them again must lose and duplicate nothing.
+ * EA and the master EA mid-stream and starting them again must lose and duplicate nothing, and
+ * what the master terminal did while its EA was not attached is reported when it is attached again.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -224,10 +225,30 @@ describe.each(databaseKinds())("terminals end to end on %s", (kind) => {
         master.start();
         await converge(master, slaves);
 
+        // The master terminal trades while its EA is not attached: on reattach the EA reports it all.
+        await master.stop();
+        master.start({ detached: true });
+        await master.ok("open EURUSD SELL 0.20 0 0");
+        await master.ok(`modify ${open2.ticket} 1.28500 1.24500`);
+        await master.stop();
+        master.start();
+        await converge(master, slaves);
+
         // The pending order triggers on every broker (quote moves up to the limit); then all closed.
         await master.ok("price GBPUSD 1.27150 1.27160");
         for (const s of slaves) await s.ea.ok(`price ${s.map("GBPUSD")} 1.27150 1.27160`);
         await converge(master, slaves);
+
+        // A pending order that triggers and is stopped out while the EA is busy (no EA event in
+        // between): the master EA must report a close of the trade, not a cancelled order.
+        const p3 = await master.ok<{ ticket: string }>("pending EURUSD BUY_LIMIT 0.10 1.08000 1.07500 0");
+        await converge(master, slaves);
+        await master.ok("together price EURUSD 1.07990 1.08000; price EURUSD 1.07400 1.07410");
+        await converge(master, slaves);
+        await expect
+          .poll(async () => ((await t.api.get("/api/signals?limit=100")).body as { masterTicket: string; status: string }[]).find((x) => x.masterTicket === p3.ticket)?.status, { timeout: 30_000, interval: 300 })
+          .toBe("closed");
+
         for (const pos of (await master.book()).positions) await master.ok(`close ${pos.ticket}`);
         await converge(master, slaves);
         expect((await master.book()).positions).toEqual([]);
@@ -238,7 +259,7 @@ describe.each(databaseKinds())("terminals end to end on %s", (kind) => {
           .toBe(0);
         const executions = (await t.api.get("/api/executions?limit=500")).body as { action: string; status: string; slaveAccountId: string; slaveTicket: string | null }[];
         const opens = executions.filter((e) => e.action === "OPEN");
-        expect(opens).toHaveLength(2 * slaves.length);
+        expect(opens).toHaveLength(3 * slaves.length);
         expect(opens.every((e) => e.status === "filled")).toBe(true);
         for (const s of slaves) {
           const tickets = opens.filter((e) => e.slaveAccountId === s.accountId).map((e) => e.slaveTicket);

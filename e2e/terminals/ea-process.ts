@@ -88,14 +88,18 @@ export class EaProcess {
 
   constructor(readonly name: string, readonly spec: EaSpec) {}
 
-  /** Starts (or restarts) the process; the broker state file and Files folder survive restarts. */
-  start(): void {
+  /**
+   * Starts (or restarts) the process; the broker state file and Files folder survive restarts.
+   * `detached`: the terminal runs without the EA attached (manual trading while the EA is off).
+   */
+  start(opts: { detached?: boolean } = {}): void {
     const { dir, broker, inputs, binary, allowUrl } = this.spec;
     mkdirSync(join(dir, "Files"), { recursive: true });
     const brokerPath = join(dir, "broker.json");
     writeFileSync(brokerPath, JSON.stringify({ ...broker, stateFile: join(dir, "book.json") }, null, 2));
     const args = ["--files", join(dir, "Files"), "--broker", brokerPath, "--allow-url", allowUrl];
     for (const [k, v] of Object.entries(inputs)) args.push("--input", `${k}=${v}`);
+    if (opts.detached) args.push("--detached");
     const child = spawn(binary, args, { stdio: ["pipe", "pipe", "pipe"] });
     this.child = child;
     this.buffer = "";
@@ -124,7 +128,7 @@ export class EaProcess {
           w?.reject(new Error(`${this.name}: bad answer ${line}: ${String(e)}`));
         }
       } else {
-        this.output.push(line);
+        this.output.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
       }
     }
   }

@@ -112,6 +112,7 @@ inline void Sleep(int milliseconds) {
     long left = end - MqlMonotonicMs();
     if (left <= 0) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(left < 10 ? left : 10));
+    if (g_mqlTerminalIdle != nullptr) g_mqlTerminalIdle();
   }
 }
 

@@ -395,6 +395,12 @@ inline int _Digits = 5;
 inline double _Point = 0.00001;
 /** Set by SIGTERM/SIGINT/quit; IsStopped() reads it. */
 inline volatile std::sig_atomic_t g_mqlStopRequested = 0;
+/**
+ * The terminal's own work while the EA's thread is blocked (in WebRequest or Sleep): MetaTrader
+ * keeps its book and manual trading going then, so the harness answers control commands of the
+ * broker from here. Set by main.cpp; called at most every 20 ms during a blocking wait.
+ */
+inline void (*g_mqlTerminalIdle)() = nullptr;
 /** Set by ExpertRemove(). */
 inline bool g_mqlExpertRemoved = false;
 /** Reason passed to OnDeinit (UninitializeReason()). */

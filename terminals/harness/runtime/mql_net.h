@@ -34,8 +34,13 @@ inline bool MqlWaitFd(int fd, short events, long deadlineMs) {
     long left = deadlineMs - MqlMonotonicMs();
     if (left <= 0) return false;
     pollfd p{fd, events, 0};
-    int r = ::poll(&p, 1, static_cast<int>(left > 1000000 ? 1000000 : left));
+    // 20 ms slices: between them the terminal does its own work (g_mqlTerminalIdle).
+    int r = ::poll(&p, 1, static_cast<int>(left > 20 ? 20 : left));
     if (r > 0) return true;
+    if (r == 0) {
+      if (g_mqlTerminalIdle != nullptr) g_mqlTerminalIdle();
+      continue;
+    }
     if (r < 0 && errno != EINTR) return true;  // let the next call report the error
   }
 }

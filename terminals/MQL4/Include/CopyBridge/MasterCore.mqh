@@ -405,9 +405,11 @@ private:
          long ts=(long)TimeGMT();
          if(known && tm>0)
             ts=CbToUtc(tm,m_offsetSec);
-         if(known && reason=="filled")
+         //--- triggered and already closed again before this diff: close the copies. MT5 says
+         //--- "filled" (the order's history state); MT4 keeps the triggered order under the same
+         //--- ticket, so its history gives the later close's reason (sl, tp, manual...).
+         if(known && reason!="cancelled")
            {
-            //--- triggered and already closed again before this diff: close the copies
             double cprice=0.0;
             long cts=0;
             CbBookEntry asPos=was;
