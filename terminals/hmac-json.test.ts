@@ -167,7 +167,7 @@ describe.each([
   };
 
   beforeAll(async () => {
-    const { binary } = await buildEa(join(REPO_DIR, fixture), { brokerStub: true });
+    const { binary } = await buildEa(join(REPO_DIR, fixture));
     results = await runFixture(binary);
   }, 300_000);
 

@@ -7,7 +7,7 @@
  * (`#line` directives). A build is skipped when the hash of every input (translations, runtime,
  * flags) matches the last successful one.
  *
- * CLI: `npx tsx terminals/harness/build.ts [--stub] [EA.mq5|EA.mq4 ...]` (no EA: every EA under
+ * CLI: `npx tsx terminals/harness/build.ts [EA.mq5|EA.mq4 ...]` (no EA: every EA under
  * terminals/MQL5/Experts and terminals/MQL4/Experts). Prints one binary path per line.
  */
 import { execFile } from "node:child_process";
@@ -22,11 +22,6 @@ export const REPO_DIR = path.resolve(HARNESS_DIR, "..", "..");
 export const RUNTIME_DIR = path.join(HARNESS_DIR, "runtime");
 export const BUILD_DIR = path.join(HARNESS_DIR, ".build");
 export const BIN_DIR = path.join(BUILD_DIR, "bin");
-
-export interface BuildOptions {
-  /** Compile against runtime/broker_stub.h instead of runtime/broker.h (binary name ends in `-stub`). */
-  brokerStub?: boolean;
-}
 
 export interface BuildResult {
   /** Absolute path of the executable. */
@@ -94,7 +89,7 @@ function runtimeFingerprint(): string {
  * Translates and compiles one EA (.mq5 or .mq4). Resolves to the binary path; rejects with a
  * BuildError whose message carries g++'s output (original file names and lines).
  */
-export async function buildEa(eaPath: string, opts: BuildOptions = {}): Promise<BuildResult> {
+export async function buildEa(eaPath: string): Promise<BuildResult> {
   const abs = path.resolve(eaPath);
   const dialect: MqlDialect = dialectOf(abs);
   const ext = path.extname(abs).toLowerCase();
@@ -121,7 +116,7 @@ export async function buildEa(eaPath: string, opts: BuildOptions = {}): Promise<
   }
   const name = path.basename(abs, path.extname(abs));
   const platform = dialect === "mql5" ? "mt5" : "mt4";
-  const binName = `${name}-${platform}${opts.brokerStub ? "-stub" : ""}`;
+  const binName = `${name}-${platform}`;
   const unit = path.join(srcDir, `${binName}.main.cpp`);
   writeIfChanged(unit, `#include "${relative}"\n#include "main.cpp"\n`);
   const flags = [
@@ -131,7 +126,6 @@ export async function buildEa(eaPath: string, opts: BuildOptions = {}): Promise<
     dialect === "mql5" ? "-D__MQL5__" : "-D__MQL4__",
     `-DMQL_HARNESS_EA_NAME="${name}"`,
     ...handlerFlags(masked),
-    ...(opts.brokerStub ? ["-DMQL_BROKER_STUB"] : []),
     "-I",
     RUNTIME_DIR,
     "-I",
@@ -168,18 +162,17 @@ export function listEas(): string[] {
 }
 
 /** Builds every EA (one g++ at a time); rejects with the first BuildError. */
-export async function buildAll(opts: BuildOptions = {}): Promise<BuildResult[]> {
+export async function buildAll(): Promise<BuildResult[]> {
   const out: BuildResult[] = [];
-  for (const ea of listEas()) out.push(await buildEa(ea, opts));
+  for (const ea of listEas()) out.push(await buildEa(ea));
   return out;
 }
 
 async function main(argv: string[]): Promise<void> {
   const args = argv.slice(2);
-  const brokerStub = args.includes("--stub");
   const eas = args.filter((a) => !a.startsWith("--"));
   try {
-    const results = eas.length > 0 ? await Promise.all(eas.map((e) => buildEa(e, { brokerStub }))) : await buildAll({ brokerStub });
+    const results = eas.length > 0 ? await Promise.all(eas.map((e) => buildEa(e))) : await buildAll();
     for (const r of results) process.stdout.write(`${r.binary}${r.compiled ? "" : " (cached)"}\n`);
   } catch (e) {
     console.error(e instanceof Error ? e.message : String(e));

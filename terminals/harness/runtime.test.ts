@@ -7,8 +7,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BuildError, buildEa, HARNESS_DIR } from "./build.ts";
 
-// The runtime (runtime/mql*.h + main.cpp) compiled with g++ from small MQL fixtures, against the
-// stub broker, and run as processes.
+// The runtime (runtime/mql*.h + main.cpp) compiled with g++ from small MQL fixtures, with the
+// simulated broker's default account (no broker.json), and run as processes.
 
 const PROBE5 = path.join(HARNESS_DIR, "fixtures", "MQL5", "Experts", "HarnessProbe.mq5");
 const PROBE4 = path.join(HARNESS_DIR, "fixtures", "MQL4", "Experts", "HarnessProbe4.mq4");
@@ -84,8 +84,8 @@ let closedUrl = "";
 const received: { body: Buffer; headers: http.IncomingHttpHeaders }[] = [];
 
 beforeAll(async () => {
-  probe5 = (await buildEa(PROBE5, { brokerStub: true })).binary;
-  probe4 = (await buildEa(PROBE4, { brokerStub: true })).binary;
+  probe5 = (await buildEa(PROBE5)).binary;
+  probe4 = (await buildEa(PROBE4)).binary;
   tmp = mkdtempSync(path.join(os.tmpdir(), "cb-harness-"));
   echoServer = http.createServer((req, res) => {
     if (req.url === "/chunked") {
@@ -215,7 +215,8 @@ describe("the harness process", () => {
     expect(answers[0]).toBe('@@ {"comment":"probe ready","lastError":0}');
     expect(answers[1]).toBe('@@ {"ok":true}');
     expect(answers[2]).toBe('@@ {"ok":false,"error":"unknown command: bogus"}');
-    expect(answers[3]).toBe('@@ {"ok":false,"error":"no broker"}');
+    // Without broker.json the simulated broker opens a default empty account.
+    expect(JSON.parse(answers[3]!.slice(3))).toMatchObject({ ok: true, positions: [], orders: [] });
     expect(answers[4]).toBe('@@ {"ok":true}');
   });
 
@@ -267,7 +268,7 @@ describe("MQL4 dialect", () => {
 
 describe("build.ts", () => {
   it("reuses the cached binary when nothing changed", async () => {
-    const again = await buildEa(PROBE5, { brokerStub: true });
+    const again = await buildEa(PROBE5);
     expect(again).toEqual({ binary: probe5, compiled: false });
   });
 
@@ -277,7 +278,7 @@ describe("build.ts", () => {
     mkdirSync(path.join(root, "Include", "Broken"), { recursive: true });
     writeFileSync(path.join(root, "Include", "Broken", "Bad.mqh"), "// line 1\n// line 2\nint BadHelper() { return undeclared_name; }\n");
     writeFileSync(path.join(root, "Experts", "BrokenProbe.mq5"), "#property strict\n#include <Broken/Bad.mqh>\nint OnInit() { return BadHelper(); }\n");
-    const err = await buildEa(path.join(root, "Experts", "BrokenProbe.mq5"), { brokerStub: true }).catch((e: unknown) => e);
+    const err = await buildEa(path.join(root, "Experts", "BrokenProbe.mq5")).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BuildError);
     expect((err as BuildError).message).toMatch(/Broken\/Bad\.mqh:3:\d+: error: .undeclared_name. was not declared/);
   });

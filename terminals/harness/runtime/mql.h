@@ -9,8 +9,7 @@
 //   mql_crypt.h      CryptEncode (SHA-256, SHA-1, MD5, BASE64) via OpenSSL libcrypto
 //   mql_files.h      sandboxed files and terminal global variables
 //   mql_net.h        WebRequest (plain HTTP/1.1 over POSIX sockets)
-//   broker.h         simulated broker (trade/account/symbol API); broker_stub.h when
-//                    -DMQL_BROKER_STUB is given or broker.h is absent
+//   broker.h         simulated broker (trade/account/symbol API)
 #pragma once
 
 #include "mql_core.h"
@@ -21,8 +20,4 @@
 #include "mql_files.h"
 #include "mql_net.h"
 
-#if defined(MQL_BROKER_STUB) || !__has_include("broker.h")
-#include "broker_stub.h"
-#else
 #include "broker.h"
-#endif
