@@ -22,7 +22,9 @@ export async function startServer(env: Record<string, string | undefined>): Prom
   const extra = process.env.CB_SERVER_NODE_ARGS ? process.env.CB_SERVER_NODE_ARGS.split(" ") : [];
   const child: ChildProcess = spawn(process.execPath, [...extra, "--import", "tsx", "server/main.ts"], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "test", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
+    // The alert fakes (fake-services.ts) listen on 127.0.0.1 over plain http:, which outgoing calls
+    // refuse unless allow-listed; a suite about that refusal passes its own, narrower list.
+    env: { ...process.env, NODE_ENV: "test", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", OUTBOUND_HTTP_ALLOW_HOSTS: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];

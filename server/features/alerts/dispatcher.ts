@@ -11,7 +11,7 @@ import type { Db } from "../../db/client.ts";
 import { alertConfigs, alertNotifications } from "../../db/schema.ts";
 import type { Config } from "../../config.ts";
 import { writeAuditLog } from "../audit/write-audit-log.ts";
-import type { AlertChannelSender, AlertMessage } from "./channels.ts";
+import { AlertDeliveryError, deliveryReason, type AlertChannelSender, type AlertMessage } from "./channels.ts";
 
 const BATCH = 20;
 const SENDING_LEASE_MS = 60_000;
@@ -80,7 +80,7 @@ export class AlertDispatcher {
     const channel = n.channel as AlertChannel;
     const name = config?.name ?? "deleted alert";
     try {
-      if (!config) throw new Error("The alert configuration was deleted");
+      if (!config) throw new AlertDeliveryError("The alert configuration was deleted");
       await this.sender.send(channel, config.channels as AlertChannels, payload);
       await this.db.update(alertNotifications).set({ status: "sent", attempts, sentAt: new Date(), lastError: null }).where(eq(alertNotifications.id, n.id));
       await writeAuditLog(this.db, {
@@ -92,7 +92,8 @@ export class AlertDispatcher {
         metadata: { notificationId: n.id, channel, attempts, subject: payload.subject },
       });
     } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
+      // Our own short reason only: the remote's reply is never stored or audited.
+      const reason = deliveryReason(err);
       const final = attempts >= this.opts.maxAttempts || !config;
       const retryAt = new Date(Date.now() + this.opts.retryBaseMs * 2 ** (attempts - 1));
       await this.db

@@ -1,7 +1,8 @@
 /**
  * /api/alerts/configs — spec §7 (list, create, update incl. just {enabled}) plus delete and
  * POST /:id/test, which sends a real test notification through every configured channel at once
- * (no rate limit, no retry) and reports each channel's outcome; each attempt is audited.
+ * (no rate limit, no retry) and reports each channel's outcome — whether it worked and a short
+ * reason of our own, never the remote's reply (features/outbound); each attempt is audited.
  */
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -10,7 +11,7 @@ import type { AppContext } from "../../http/context.ts";
 import { invalidField } from "../../http/errors.ts";
 import { writeAuditLog } from "../audit/write-audit-log.ts";
 import { tenantIdOf } from "../auth/guard.ts";
-import { AlertChannelSender, configuredChannels } from "./channels.ts";
+import { AlertChannelSender, configuredChannels, deliveryReason } from "./channels.ts";
 import { createAlertConfig, deleteAlertConfig, findAlertConfig, listAlertConfigs, updateAlertConfig } from "./service.ts";
 
 export function registerAlertRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -46,7 +47,7 @@ export function registerAlertRoutes(app: FastifyInstance, ctx: AppContext): void
         await sender.send(channel, channels, message);
         results.push({ channel, ok: true, error: null });
       } catch (err) {
-        results.push({ channel, ok: false, error: err instanceof Error ? err.message : String(err) });
+        results.push({ channel, ok: false, error: deliveryReason(err) });
       }
     }
     await writeAuditLog(ctx.db, {

@@ -11,6 +11,7 @@ import { ofTenant, ofTenantById } from "../../db/scope.ts";
 import type { AppContext } from "../../http/context.ts";
 import { notFound } from "../../http/errors.ts";
 import { writeAuditLog } from "../audit/write-audit-log.ts";
+import { assertChannelsReachable } from "./check-channels.ts";
 import { toAlertConfig } from "./mappers.ts";
 
 type CreateInput = z.output<typeof createAlertConfigRequestSchema>;
@@ -28,6 +29,7 @@ export async function findAlertConfig(ctx: AppContext, tenantId: string, id: str
 }
 
 export async function createAlertConfig(ctx: AppContext, tenantId: string, input: CreateInput): Promise<AlertConfig> {
+  await assertChannelsReachable(ctx.config, input.channels);
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(alertConfigs)
@@ -46,6 +48,7 @@ export async function createAlertConfig(ctx: AppContext, tenantId: string, input
 }
 
 export async function updateAlertConfig(ctx: AppContext, tenantId: string, id: string, patch: UpdateInput): Promise<AlertConfig> {
+  await assertChannelsReachable(ctx.config, patch.channels);
   return ctx.db.transaction(async (tx) => {
     const { rateLimit, ...rest } = patch;
     const [row] = await tx
