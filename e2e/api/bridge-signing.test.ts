@@ -169,7 +169,7 @@ describe.each(databaseKinds())("signed bridge requests on %s", (kind) => {
     expect(res.body.apiKey).toMatch(/^cbk_[0-9a-f]{24}$/);
     const list = await t.api.get("/api/bridge/api-keys");
     expect(JSON.stringify(list.body)).not.toContain(res.body.secret);
-    expect(list.body.find((k: { id: string }) => k.id === res.body.id)).toMatchObject({ name: "Once", scope: "MASTER", enabled: true, lastUsedAt: null, accountId: null });
+    expect(list.body.find((k: { id: string }) => k.id === res.body.id)).toMatchObject({ name: "Once", scope: "MASTER", enabled: true, lastUsedAt: null, accountId: masterId }); // issue 11: bound to the master
     expect(server.output.join("\n")).not.toContain(res.body.secret);
     expect((await t.api.post("/api/bridge/api-keys", { name: "", scope: "MASTER" })).status).toBe(400);
   });

@@ -1,10 +1,12 @@
 /**
  * Bridge Server in a real browser against the real server (spec §2, §7–§9, issue 4): one-time
- * credentials, key deletion, signed test requests from the Testing tab and the polled stats.
+ * credentials, key deletion, signed test requests from the Testing tab and the polled stats; keys
+ * bound to their terminal (issue 11): the form's account choices, the warning and confirmation
+ * before an unbound Slave Terminal key, and the binding in the list.
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { signalSchema } from "#contract";
+import { signalSchema, UNBOUND_SLAVE_KEY_REACH } from "#contract";
 import { createKey } from "../support/bridge.ts";
 import { databaseKinds } from "../support/databases.ts";
 import { signUp, type SignedIn } from "../support/tenant.ts";
@@ -13,7 +15,9 @@ import { settle } from "./support/browser.ts";
 import { CallLog } from "./support/network.ts";
 import { browserSuite } from "./support/suite.ts";
 import { screenshotBothThemes } from "./support/themes.ts";
-import { confirmDialog, expectToast, textOf } from "./support/ui.ts";
+import { chooseOption, confirmDialog, expectToast, textOf } from "./support/ui.ts";
+
+const unboundSlaveKeyQuestion = `${UNBOUND_SLAVE_KEY_REACH}. Create it without an Account ID anyway?`;
 
 const keyDeleteConfirm = (name: string) =>
   `Are you sure you want to delete the API key "${name}"? This action cannot be undone and will immediately revoke access for any terminals using this key.`;
@@ -141,6 +145,76 @@ describe.each(databaseKinds())("Bridge Server on %s", (kind) => {
     await settle(page, diagnostics);
     await screenshotBothThemes(page, `trading-${kind}-master-after-test-heartbeat`);
 
+    diagnostics.assertClean();
+  });
+
+  it("API keys bound to their terminal: slave choices, a confirmed unbound Slave Terminal key, bindings in the list", async () => {
+    const t = await signUp(suite.app.url);
+    const master = (await t.api.post("/api/accounts", { accountNumber: "50001234", alias: "Main", broker: "IC Markets", platform: "MT5", role: "MASTER" })).body as { id: string };
+    const alpha = (await t.api.post("/api/accounts", { accountNumber: "7001", alias: "Alpha", broker: "Pepperstone", platform: "MT4", role: "SLAVE" })).body as { id: string };
+    const legacy = await createKey(t.api, "SLAVE", null, "Legacy Slave EA");
+    const { page, diagnostics } = await open();
+    const calls = new CallLog(page);
+    await seedSession(page, t);
+    await page.goto("/bridge");
+    await page.getByTestId(`key-${legacy.id}`).waitFor();
+    // An existing unbound key is marked.
+    expect(await textOf(page.getByTestId(`badge-key-unbound-${legacy.id}`))).toBe("Unbound");
+
+    // Slave Terminal: only the slave accounts are offered, and an empty Account ID says what the key could reach.
+    await page.getByTestId("input-key-name").fill("Slave EA Any");
+    await chooseOption(page, "select-key-scope", "Slave Terminal");
+    expect(await textOf(page.getByTestId("text-unbound-warning"))).toBe(`${UNBOUND_SLAVE_KEY_REACH}.`);
+    await page.getByTestId("select-key-account").click();
+    await page.getByTestId(`option-account-${alpha.id}`).waitFor();
+    expect(await page.getByTestId(`option-account-${master.id}`).count()).toBe(0);
+    await page.getByRole("option", { name: "None", exact: true }).click();
+
+    // Creating it asks first; Cancel sends nothing.
+    const beforeCancel = calls.mark();
+    await page.getByTestId("button-create-key").click();
+    const dialog = page.getByTestId("dialog-confirm");
+    await dialog.getByText(unboundSlaveKeyQuestion, { exact: true }).waitFor();
+    await dialog.getByTestId("button-cancel-confirm").click();
+    await dialog.waitFor({ state: "detached" });
+    expect(calls.of("POST", "/api/bridge/api-keys", beforeCancel)).toEqual([]);
+    // Confirmed, the key is created unbound on purpose.
+    const beforeUnbound = calls.mark();
+    await page.getByTestId("button-create-key").click();
+    await confirmDialog(page, unboundSlaveKeyQuestion);
+    await expectToast(page, "Your API key and secret are displayed below. Copy them now!", "API Key Created Successfully");
+    expect(calls.of("POST", "/api/bridge/api-keys", beforeUnbound).map((c) => c.body)).toEqual([{ name: "Slave EA Any", scope: "SLAVE", accountId: "", allowUnbound: true }]);
+
+    // Bound to Alpha: no question asked.
+    await page.getByTestId("input-key-name").fill("Slave EA Alpha");
+    await chooseOption(page, "select-key-scope", "Slave Terminal");
+    await chooseOption(page, "select-key-account", "Alpha · Slave 7001");
+    expect(await page.getByTestId("text-unbound-warning").count()).toBe(0);
+    const beforeBound = calls.mark();
+    await page.getByTestId("button-create-key").click();
+    await expectToast(page, "Your API key and secret are displayed below. Copy them now!", "API Key Created Successfully");
+    expect(calls.of("POST", "/api/bridge/api-keys", beforeBound).map((c) => c.body)).toEqual([{ name: "Slave EA Alpha", scope: "SLAVE", accountId: alpha.id }]);
+
+    // Master Terminal with the Account ID empty is bound to the master.
+    await page.getByTestId("input-key-name").fill("Master EA");
+    expect(await textOf(page.getByTestId("text-auto-bind"))).toBe("Bound to the master account automatically.");
+    await page.getByTestId("button-create-key").click();
+    await expectToast(page, "Your API key and secret are displayed below. Copy them now!", "API Key Created Successfully");
+
+    const keys = (await t.api.get("/api/bridge/api-keys")).body as { id: string; name: string }[];
+    const idOf = (name: string) => keys.find((k) => k.name === name)!.id;
+    const anyKey = idOf("Slave EA Any");
+    const alphaKey = idOf("Slave EA Alpha");
+    const masterKey = idOf("Master EA");
+    await page.getByTestId(`key-${masterKey}`).waitFor();
+    expect(await textOf(page.getByTestId(`badge-key-unbound-${anyKey}`))).toBe("Unbound");
+    expect(await textOf(page.getByTestId(`text-key-account-${alphaKey}`))).toBe("Account: Alpha · 7001");
+    expect(await page.getByTestId(`badge-key-unbound-${alphaKey}`).count()).toBe(0);
+    expect(await textOf(page.getByTestId(`text-key-account-${masterKey}`))).toBe("Account: Main · 50001234");
+    expect(await page.getByTestId(`badge-key-unbound-${masterKey}`).count()).toBe(0);
+    await page.getByTestId(`key-${anyKey}`).scrollIntoViewIfNeeded();
+    await settle(page, diagnostics);
+    await screenshotBothThemes(page, `trading-${kind}-bridge-key-binding`);
     diagnostics.assertClean();
   });
 });

@@ -20,8 +20,10 @@ export interface Key {
   secret: string;
 }
 
+/** A key bound to `accountId`; without one a SLAVE key is created unbound on purpose (`allowUnbound`), a MASTER key binds to the master. */
 export async function createKey(api: Api, scope: "MASTER" | "SLAVE" | "DASHBOARD", accountId: string | null = null, name = `${scope} key`): Promise<Key> {
-  const res = await api.post("/api/bridge/api-keys", { name, scope, accountId: accountId ?? "" });
+  const unbound = scope === "SLAVE" && !accountId ? { allowUnbound: true } : {};
+  const res = await api.post("/api/bridge/api-keys", { name, scope, accountId: accountId ?? "", ...unbound });
   if (res.status !== 201) throw new Error(`create key: ${res.status} ${JSON.stringify(res.body)}`);
   return { id: res.body.id, apiKey: res.body.apiKey, secret: res.body.secret };
 }

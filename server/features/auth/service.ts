@@ -75,7 +75,7 @@ export async function login(ctx: AppContext, throttle: LoginThrottle, input: Log
     }
     throw new AppError("unauthorized", INVALID_CREDENTIALS);
   }
-  await throttle.recordSuccess(email);
+  await throttle.recordSuccess(email, meta.ip);
   const token = newSessionToken();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + ctx.config.sessionMaxMs);

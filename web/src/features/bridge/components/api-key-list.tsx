@@ -1,12 +1,10 @@
-import type { Account, ApiKey } from "#contract";
-import { useQuery } from "@tanstack/react-query";
+import { type ApiKey, UNBOUND_SLAVE_KEY_REACH } from "#contract";
 import { KeyRound, Trash } from "lucide-react";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { EmptyState } from "@/components/empty-state";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Switch } from "@/components/ui/switch";
-import { accountsQuery } from "@/lib/account-queries";
 import { formatDate } from "@/lib/format";
 import { useApiKeys, useDeleteApiKey, useSetApiKeyEnabled } from "../api/api-keys";
 
@@ -17,19 +15,20 @@ function lastUsed(iso: string | null): string {
   return Number.isNaN(date.getTime()) ? "Never" : date.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
 }
 
-function accountLabel(accounts: readonly Account[], id: string | null): string | null {
-  if (!id) return null;
-  const account = accounts.find((a) => a.id === id);
-  return account ? account.alias || account.accountNumber : id.slice(-8);
+/** "Alias · 7001" (or the number alone) of the account a key is bound to; null when unbound. */
+export function boundAccountLabel(key: Pick<ApiKey, "account">): string | null {
+  if (!key.account) return null;
+  const { alias, accountNumber } = key.account;
+  return alias ? `${alias} · ${accountNumber}` : accountNumber;
 }
 
 /**
  * §2 /bridge key list: name, scope badge, Enabled/Disabled badge, 'Last used' date or 'Never',
- * created date, an enable switch (beyond the spec) and delete with the §8 confirmation.
+ * created date, an enable switch (beyond the spec) and delete with the §8 confirmation. Issue 11:
+ * the account each key is bound to (alias · number), and 'Unbound' on MASTER/SLAVE keys bound to none.
  */
 export function ApiKeyList() {
   const { keys, isLoading } = useApiKeys();
-  const { data: accounts = [] } = useQuery(accountsQuery);
   const remove = useDeleteApiKey();
   const setEnabled = useSetApiKeyEnabled();
 
@@ -39,7 +38,9 @@ export function ApiKeyList() {
   return (
     <ul className="flex flex-col divide-y rounded-lg border" aria-label="API keys">
       {keys.map((key: ApiKey) => {
-        const bound = accountLabel(accounts, key.accountId);
+        const bound = boundAccountLabel(key);
+        // MASTER and SLAVE keys act for accounts; an unbound one acts for any account of its scope.
+        const unbound = !key.accountId && key.scope !== "DASHBOARD";
         const toggling = setEnabled.isPending && setEnabled.variables.key.id === key.id;
         const deleting = remove.isPending && remove.variables.id === key.id;
         return (
@@ -51,12 +52,21 @@ export function ApiKeyList() {
                 <Badge variant={key.enabled ? "success" : "muted"} data-testid={`badge-key-status-${key.id}`}>
                   {key.enabled ? "Enabled" : "Disabled"}
                 </Badge>
+                {unbound ? (
+                  <Badge
+                    variant="warning"
+                    title={key.scope === "SLAVE" ? `${UNBOUND_SLAVE_KEY_REACH}.` : "Acts for the master account, whichever it is."}
+                    data-testid={`badge-key-unbound-${key.id}`}
+                  >
+                    Unbound
+                  </Badge>
+                ) : null}
               </div>
               <code className="font-mono text-xs break-all text-muted-foreground">{key.apiKey}</code>
               <p className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
                 <span data-testid={`text-key-last-used-${key.id}`}>Last used: {lastUsed(key.lastUsedAt)}</span>
                 <span>Created: {formatDate(key.createdAt)}</span>
-                {bound ? <span>Account: {bound}</span> : null}
+                {bound ? <span data-testid={`text-key-account-${key.id}`}>Account: {bound}</span> : null}
               </p>
             </div>
             <div className="flex items-center gap-3 self-end sm:self-auto">
