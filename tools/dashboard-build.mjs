@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-const SOURCES = ["web/src", "web/index.html", "web/vite.config.ts", "contract"];
+const SOURCES = ["web/src", "web/public", "web/index.html", "web/vite.config.ts", "contract"];
 
 function newestMtime(path) {
   if (!existsSync(path)) return 0;

@@ -1,7 +1,8 @@
 /**
  * Serves the built dashboard (web/dist) with history fallback: any GET that is not /api, /v1 or
  * /ws and matches no file answers index.html so client-side routes survive a reload. Unknown
- * /api and /v1 routes answer 404 JSON.
+ * /api and /v1 routes answer 404 JSON. Hashed /assets/* are cached for a year (immutable) and
+ * served precompressed (brotli or gzip); index.html and the fallback are `no-cache`.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -10,6 +11,7 @@ import type { FastifyInstance } from "fastify";
 
 const API_PREFIXES = ["/api/", "/v1/", "/ws"];
 
+/** Serves `webDist` (when built) and installs the 404 / SPA-fallback handler for everything else. */
 export async function registerStatic(app: FastifyInstance, webDist: string): Promise<void> {
   const hasDist = existsSync(join(webDist, "index.html"));
   if (hasDist) {
@@ -18,6 +20,9 @@ export async function registerStatic(app: FastifyInstance, webDist: string): Pro
       wildcard: true,
       // "/" is the dashboard itself; without an index the static plugin refuses the folder (403).
       index: "index.html",
+      // The build writes .br and .gz beside each text asset (vite-plugin-compression2 in
+      // web/vite.config.ts); the best one the client accepts is sent, with Vary: Accept-Encoding.
+      preCompressed: true,
       setHeaders(res, path) {
         // Vite's hashed assets never change; index.html must always be revalidated.
         void res.header("cache-control", path.includes("/assets/") ? "public, max-age=31536000, immutable" : "no-cache");
@@ -26,7 +31,9 @@ export async function registerStatic(app: FastifyInstance, webDist: string): Pro
   }
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split("?")[0] ?? "/";
-    if (API_PREFIXES.some((p) => path === p.replace(/\/$/, "") || path.startsWith(p)) || request.method !== "GET") {
+    // HEAD is a GET without the body (curl -I); the static plugin also hands a HEAD of "/" that
+    // asks for a compressed variant over to this handler.
+    if (API_PREFIXES.some((p) => path === p.replace(/\/$/, "") || path.startsWith(p)) || (request.method !== "GET" && request.method !== "HEAD")) {
       return reply.status(404).send({ error: `Route ${request.method} ${path} not found`, code: "not_found" });
     }
     if (!hasDist) {

@@ -1,14 +1,15 @@
 /**
  * GET /ws — the dashboard's realtime socket (spec §4, §7). Authenticated before the upgrade by the
- * session cookie or `?token=`; the socket then joins its tenant's channel and only ever receives
- * that tenant's `{type, data}` messages. Answers `heartbeat` with `heartbeat`; dead peers are
- * dropped by a ping every 30 s.
+ * session cookie or `?token=` (a browser's Origin must be this server's or allowed); the socket
+ * then joins its tenant's channel and only ever receives that tenant's `{type, data}` messages.
+ * Answers `heartbeat` with `heartbeat`; dead peers are dropped by a ping every 30 s.
  */
 import type { FastifyInstance } from "fastify";
 import type { WebSocket } from "ws";
 import { clientMessageSchema } from "#contract";
 import type { AppContext } from "../http/context.ts";
 import { authenticate } from "../features/auth/guard.ts";
+import { assertSocketOrigin } from "../http/security.ts";
 
 const PING_INTERVAL_MS = 30_000;
 
@@ -18,6 +19,8 @@ export function registerRealtimeRoutes(app: FastifyInstance, ctx: AppContext): v
     {
       websocket: true,
       preValidation: async (request) => {
+        // Cross-site WebSocket hijacking: a browser page of another origin may not open the feed.
+        assertSocketOrigin(request, ctx.config.allowedOrigins);
         request.auth = await authenticate(ctx, request, { allowQueryToken: true });
       },
     },

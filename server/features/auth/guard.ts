@@ -7,6 +7,7 @@ import type { FastifyRequest } from "fastify";
 import { SESSION_COOKIE } from "#contract";
 import type { AppContext, RequestAuth } from "../../http/context.ts";
 import { unauthorized } from "../../http/errors.ts";
+import { assertCookieRequestOrigin, usesSessionCookie } from "../../http/security.ts";
 import { toTenant, toUser } from "./mappers.ts";
 import { resolveSession } from "./service.ts";
 
@@ -40,6 +41,8 @@ export async function authenticate(
   if (opts.verifyApiKey && request.headers["x-api-key"] !== undefined && !request.headers.authorization) {
     return opts.verifyApiKey(request);
   }
+  // CSRF (OWASP): a state change carried by the cookie alone must name an allowed origin.
+  if (usesSessionCookie(request)) assertCookieRequestOrigin(request, ctx.config.allowedOrigins);
   const token = sessionTokenOf(request, opts.allowQueryToken);
   if (!token) throw unauthorized();
   const found = await resolveSession(ctx, token);
