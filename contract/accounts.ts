@@ -3,7 +3,7 @@
  * balance/equity are numeric strings (PostgreSQL numeric, exact); the UI formats them as dollars.
  */
 import { z } from "zod";
-import { decimalStringSchema } from "./common.ts";
+import { decimalStringSchema, text } from "./common.ts";
 
 export const platformSchema = z.enum(["MT4", "MT5"]);
 export type Platform = z.infer<typeof platformSchema>;
@@ -14,19 +14,16 @@ export const accountStatusSchema = z.enum(["active", "paused", "error", "inactiv
 export type AccountStatus = z.infer<typeof accountStatusSchema>;
 
 const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `Must be at most ${max} characters`)
+  text(max)
     .optional()
     .nullable()
     .transform((v) => (v ? v : null));
 
 /** §5 Account form; POST /api/accounts. */
 export const createAccountRequestSchema = z.object({
-  accountNumber: z.string().trim().min(1, "Account number is required").max(64, "Account number is too long"),
+  accountNumber: text(64, "Account number is too long").min(1, "Account number is required"),
   alias: optionalText(100),
-  broker: z.string().trim().min(1, "Broker is required").max(200, "Broker is too long"),
+  broker: text(200, "Broker is too long").min(1, "Broker is required"),
   platform: platformSchema,
   role: accountRoleSchema,
   status: accountStatusSchema.default("active"),
@@ -37,15 +34,16 @@ export type CreateAccountRequest = z.input<typeof createAccountRequestSchema>;
 /** PUT /api/accounts/:id — any subset; the role cannot change (400 when it differs). */
 export const updateAccountRequestSchema = z
   .object({
-    accountNumber: z.string().trim().min(1, "Account number is required").max(64, "Account number is too long"),
+    accountNumber: text(64, "Account number is too long").min(1, "Account number is required"),
     alias: optionalText(100),
-    broker: z.string().trim().min(1, "Broker is required").max(200, "Broker is too long"),
+    broker: text(200, "Broker is too long").min(1, "Broker is required"),
     platform: platformSchema,
     role: accountRoleSchema,
     status: accountStatusSchema,
     currency: z.string().trim().regex(/^[A-Z]{3}$/, "Currency must be a 3-letter code"),
   })
-  .partial();
+  .partial()
+  .refine((v) => Object.values(v).some((x) => x !== undefined), "Nothing to update: send at least one field");
 export type UpdateAccountRequest = z.input<typeof updateAccountRequestSchema>;
 
 export const accountSchema = z.object({

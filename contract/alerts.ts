@@ -4,6 +4,7 @@
  * disconnectSeconds (slave_disconnect, default 60), missedTradeSeconds (missed_trade, default 30).
  */
 import { z } from "zod";
+import { text } from "./common.ts";
 
 export const alertTypeSchema = z.enum([
   "copy_failure",
@@ -30,8 +31,8 @@ export const THRESHOLD_FIELD_BY_TYPE = {
 } as const;
 
 export const alertThresholdsSchema = z.object({
-  slippageThreshold: z.number().finite().min(0).nullable().optional(),
-  latencyThreshold: z.number().int().min(0).nullable().optional(),
+  slippageThreshold: z.number().finite().min(0).max(1_000_000).nullable().optional(),
+  latencyThreshold: z.number().int().min(0).max(3_600_000).nullable().optional(),
   drawdownThreshold: z.number().finite().min(0).max(100).nullable().optional(),
   disconnectSeconds: z.number().int().min(5).max(86400).nullable().optional(),
   missedTradeSeconds: z.number().int().min(1).max(86400).nullable().optional(),
@@ -41,8 +42,8 @@ export type AlertThresholds = z.infer<typeof alertThresholdsSchema>;
 export const alertChannelsSchema = z.object({
   telegram: z
     .object({
-      chatId: z.string().trim().min(1, "Chat ID is required").max(100),
-      botToken: z.string().trim().min(1, "Bot token is required").max(200),
+      chatId: text(100).min(1, "Chat ID is required"),
+      botToken: text(200).min(1, "Bot token is required"),
     })
     .optional(),
   discord: z
@@ -60,7 +61,7 @@ export const alertChannelsSchema = z.object({
 export type AlertChannels = z.infer<typeof alertChannelsSchema>;
 
 const alertConfigFields = {
-  name: z.string().trim().min(1, "Name is required").max(100, "Name is too long"),
+  name: text(100, "Name is too long").min(1, "Name is required"),
   type: alertTypeSchema,
   enabled: z.boolean(),
   thresholds: alertThresholdsSchema,
@@ -79,7 +80,10 @@ export const createAlertConfigRequestSchema = z.object({
 export type CreateAlertConfigRequest = z.input<typeof createAlertConfigRequestSchema>;
 
 /** PUT: any subset, including just `{enabled}`. */
-export const updateAlertConfigRequestSchema = z.object(alertConfigFields).partial();
+export const updateAlertConfigRequestSchema = z
+  .object(alertConfigFields)
+  .partial()
+  .refine((v) => Object.values(v).some((x) => x !== undefined), "Nothing to update: send at least one field");
 export type UpdateAlertConfigRequest = z.input<typeof updateAlertConfigRequestSchema>;
 
 export const alertConfigSchema = z.object({

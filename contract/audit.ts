@@ -1,5 +1,6 @@
 /** Audit logs — spec §2 /logs, §3 Audit log. Server-side filtering and keyset paging. */
 import { z } from "zod";
+import { INT64_MAX } from "./common.ts";
 
 export const auditLevelSchema = z.enum(["info", "warning", "error"]);
 export type AuditLevel = z.infer<typeof auditLevelSchema>;
@@ -26,7 +27,11 @@ export const auditLogListSchema = z.array(auditLogSchema);
 export const listAuditLogsQuerySchema = z.object({
   level: auditLevelSchema.optional(),
   type: auditCategorySchema.optional(),
-  before: z.string().regex(/^\d{1,19}$/, "before must be a log id").optional(),
+  before: z
+    .string()
+    .regex(/^\d{1,19}$/, "before must be a log id")
+    // zod runs a refine even after the regex failed: pass then (BigInt() throws on non-digits).
+    .refine((v) => !/^\d{1,19}$/.test(v) || BigInt(v) <= INT64_MAX, "before must be a log id").optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 export type ListAuditLogsQuery = z.input<typeof listAuditLogsQuerySchema>;

@@ -3,6 +3,7 @@
  * messages, word for word), §7 (auth calls).
  */
 import { z } from "zod";
+import { text } from "./common.ts";
 
 export const PASSWORD_MIN = 8;
 /** Long passphrases are welcome; the cap only bounds hashing work. */
@@ -24,9 +25,9 @@ export const registerRequestSchema = z
       .min(PASSWORD_MIN, "Password must be at least 8 characters")
       .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
     confirmPassword: z.string(),
-    firstName: z.string().trim().min(1, "First name is required").max(100, "First name is too long"),
-    lastName: z.string().trim().min(1, "Last name is required").max(100, "Last name is too long"),
-    tenantName: z.string().trim().min(1, "Organization name is required").max(200, "Organization name is too long"),
+    firstName: text(100, "First name is too long").min(1, "First name is required"),
+    lastName: text(100, "Last name is too long").min(1, "Last name is required"),
+    tenantName: text(200, "Organization name is too long").min(1, "Organization name is required"),
     tenantSlug: z
       .string()
       .min(3, "Organization ID must be at least 3 characters")

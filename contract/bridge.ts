@@ -4,7 +4,8 @@
  * docs/bridge-protocol.md documents these shapes for EA authors.
  */
 import { z } from "zod";
-import { decimalInputSchema, decimalStringSchema } from "./common.ts";
+import { INT32_MAX, INT32_MIN, decimalInputSchema, decimalStringSchema, terminalText, text } from "./common.ts";
+import { symbolListSchema, tradingHoursSchema } from "./trading-hours.ts";
 import { orderActionSchema, orderTypeSchema, sideSchema, signalEventTypeSchema } from "./signals.ts";
 
 // ---------------------------------------------------------------- API keys (dashboard)
@@ -13,15 +14,29 @@ export const apiKeyScopeSchema = z.enum(["MASTER", "SLAVE", "DASHBOARD"]);
 export type ApiKeyScope = z.infer<typeof apiKeyScopeSchema>;
 
 export const createApiKeyRequestSchema = z.object({
-  name: z.string().trim().min(1, "Name is required").max(100, "Name is too long"),
+  name: text(100, "Name is too long").pipe(z.string().min(1, "Name is required")),
   scope: apiKeyScopeSchema.default("MASTER"),
-  /** Account the key acts for; empty string or null means unbound. */
+  /**
+   * Account the key acts for; empty string or null means none given. A MASTER key is then bound
+   * to the tenant's master (when there is one); a SLAVE key needs `allowUnbound: true`.
+   */
   accountId: z
     .union([z.uuid({ message: "Invalid account id" }), z.literal(""), z.null()])
     .optional()
     .transform((v) => (v ? v : null)),
+  /**
+   * Explicit consent to a MASTER or SLAVE key bound to no account (UNBOUND_SLAVE_KEY_REACH says
+   * what a SLAVE one can reach). Without it a SLAVE key without accountId is refused (400 naming
+   * accountId) and a MASTER key is bound to the master.
+   */
+  allowUnbound: z.boolean().optional().default(false),
 });
 export type CreateApiKeyRequest = z.input<typeof createApiKeyRequestSchema>;
+
+/** What an unbound SLAVE key can do, shown before one is created (issue 11). */
+export const UNBOUND_SLAVE_KEY_REACH = "An unbound Slave Terminal key can poll and report for every slave account of this organisation";
+/** 400 on `accountId` for a SLAVE key created without an account and without `allowUnbound`. */
+export const SLAVE_KEY_ACCOUNT_REQUIRED = `Choose the slave account this key acts for. ${UNBOUND_SLAVE_KEY_REACH}: send allowUnbound: true to create one anyway`;
 
 export const updateApiKeyRequestSchema = z.object({ enabled: z.boolean() });
 
@@ -31,7 +46,10 @@ export const apiKeySchema = z.object({
   /** Public key id sent in `x-api-key`. */
   apiKey: z.string(),
   scope: apiKeyScopeSchema,
+  /** The account the key is bound to; null when unbound (a MASTER or SLAVE key then acts for any account of its scope). */
   accountId: z.string().nullable(),
+  /** That account's number, alias and role, for showing the binding; null when unbound. */
+  account: z.object({ accountNumber: z.string(), alias: z.string().nullable(), role: z.enum(["MASTER", "SLAVE"]) }).nullable(),
   enabled: z.boolean(),
   lastUsedAt: z.string().nullable(),
   createdAt: z.string(),
@@ -75,6 +93,11 @@ export const ticketSchema = z
   ])
   .transform((v) => String(v));
 
+/** Expert magic number: a non-negative integer (JSON number ≤ 2^53 − 1, or up to 20 digits as a string), kept as a string. */
+export const magicSchema = z
+  .union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER, TICKET_AS_STRING_MESSAGE), z.string().regex(/^\d{1,20}$/, "Must be a digit string")])
+  .transform(String);
+
 /** Unix epoch seconds (integer). */
 export const epochSecondsSchema = z.number().int().positive();
 
@@ -106,7 +129,7 @@ export function terminalTimeSchema(fractions: boolean) {
 export const errorCodeSchema = z
   .union([z.number().int("Must be an integer error code"), z.string().trim().regex(/^-?\d{1,10}$/, "Must be an integer error code")])
   .transform((v) => Number(v))
-  .pipe(z.number().int().min(-2_147_483_648, "Must fit a 32-bit signed integer").max(2_147_483_647, "Must fit a 32-bit signed integer"));
+  .pipe(z.number().int().min(INT32_MIN, "Must fit a 32-bit signed integer").max(INT32_MAX, "Must fit a 32-bit signed integer"));
 
 const positiveDecimal = decimalInputSchema.refine((v) => Number(v) > 0, "Must be greater than 0");
 const nonNegativeDecimal = decimalInputSchema.refine((v) => Number(v) >= 0, "Must not be negative");
@@ -137,14 +160,14 @@ const terminalAccountFields = {
 /** POST /v1/master/heartbeat. Money in account currency, exact decimals. */
 export const masterHeartbeatSchema = z.object({
   login: ticketSchema,
-  server: z.string().trim().min(1).max(200),
+  server: text(200).min(1),
   balance: decimalInputSchema,
   equity: decimalInputSchema,
   currency: z.string().trim().regex(/^[A-Z]{3}$/, "Currency must be a 3-letter code").default("USD"),
   ...terminalAccountFields,
   ts: terminalTimeSchema(false).optional(),
   /** Free value making otherwise identical requests within one second distinct (replay protection). */
-  nonce: z.string().max(64).optional(),
+  nonce: text(64).optional(),
 });
 export type MasterHeartbeat = z.input<typeof masterHeartbeatSchema>;
 
@@ -170,18 +193,19 @@ export type HeartbeatResponse = z.infer<typeof heartbeatResponseSchema>;
  * - `idempotencyKey`: unique per tenant per logical event; retries must reuse it.
  */
 export const signalEventSchema = z.object({
-  id: z.string().trim().min(1).max(100),
+  id: text(100).min(1),
   type: signalEventTypeSchema,
   ts: terminalTimeSchema(false),
   master: z.object({
     login: ticketSchema,
-    alias: z.string().max(100).optional().nullable(),
-    magic: z.union([z.number().int().nonnegative(), z.string().regex(/^\d{1,20}$/)]).transform(String).optional().nullable(),
-    server: z.string().max(200).optional().nullable(),
+    // Terminal-side names (account alias, trade server) are relayed as the terminal has them: stripped, not refused.
+    alias: terminalText(100).optional().nullable(),
+    magic: magicSchema.optional().nullable(),
+    server: terminalText(200).optional().nullable(),
   }),
   order: z.object({
     ticket: ticketSchema,
-    symbol: z.string().trim().min(1).max(32),
+    symbol: text(32).min(1),
     side: sideSchema,
     orderType: orderTypeSchema,
     volume: nonNegativeDecimal.optional(),
@@ -189,7 +213,8 @@ export const signalEventSchema = z.object({
     stopLimitPrice: positiveDecimal.optional().nullable(),
     sl: stopLevel,
     tp: stopLevel,
-    comment: z.string().max(64).optional().nullable(),
+    // Order comments come from the broker and the trader's other EAs: control bytes are replaced, never refused.
+    comment: terminalText(64).optional().nullable(),
   }),
   risk: z
     .object({
@@ -198,7 +223,7 @@ export const signalEventSchema = z.object({
     })
     .optional()
     .nullable(),
-  idempotencyKey: z.string().trim().min(8).max(200),
+  idempotencyKey: text(200).min(8),
 });
 export type SignalEventInput = z.input<typeof signalEventSchema>;
 export type SignalEvent = z.output<typeof signalEventSchema>;
@@ -220,14 +245,14 @@ export type SignalAccepted = z.infer<typeof signalAcceptedSchema>;
 /** Account selector for unbound SLAVE keys: the account id, or its account number (both: they must agree). */
 export const slaveSelector = {
   accountId: z.uuid().optional(),
-  accountNumber: z.string().trim().min(1).max(64).optional(),
+  accountNumber: text(64).min(1).optional(),
 };
 
 /** POST /v1/slave/heartbeat. */
 export const slaveHeartbeatSchema = z.object({
   ...slaveSelector,
   login: ticketSchema.optional(),
-  server: z.string().trim().max(200).optional(),
+  server: text(200).optional(),
   balance: decimalInputSchema,
   equity: decimalInputSchema,
   currency: z.string().trim().regex(/^[A-Z]{3}$/, "Currency must be a 3-letter code").default("USD"),
@@ -236,7 +261,7 @@ export const slaveHeartbeatSchema = z.object({
   ...terminalAccountFields,
   ts: terminalTimeSchema(false).optional(),
   /** Free value making otherwise identical requests within one second distinct (replay protection). */
-  nonce: z.string().max(64).optional(),
+  nonce: text(64).optional(),
 });
 export type SlaveHeartbeat = z.input<typeof slaveHeartbeatSchema>;
 
@@ -245,9 +270,9 @@ export const eaProfileSchema = z.object({
   retryMax: z.number().int().min(0).max(100),
   retryBackoffMs: z.number().int().min(0).max(600000),
   slipToMarket: z.boolean(),
-  symbolWhitelist: z.array(z.string()),
-  symbolBlacklist: z.array(z.string()),
-  tradingHours: z.string(),
+  symbolWhitelist: symbolListSchema,
+  symbolBlacklist: symbolListSchema,
+  tradingHours: tradingHoursSchema,
   equityMin: decimalStringSchema,
   overrideLocal: z.boolean(),
 });
@@ -284,7 +309,7 @@ export const slavePollSchema = z.object({
    */
   redeliver: z.boolean().default(false),
   /** Free value making otherwise identical requests within one second distinct (replay protection). */
-  nonce: z.string().max(64).optional(),
+  nonce: text(64).optional(),
 });
 export type SlavePollInput = z.input<typeof slavePollSchema>;
 
@@ -344,10 +369,12 @@ export const executionReportSchema = z.object({
   profit: decimalInputSchema.optional().nullable(),
   /** Broker/EA error number (e.g. 138, 10004) as an integer or a digit string. */
   errorCode: errorCodeSchema.optional().nullable(),
-  errorMessage: z.string().max(500).optional().nullable(),
+  // Broker error texts are relayed as the terminal got them: control bytes replaced, never refused
+  // (a refused report would be redelivered forever).
+  errorMessage: terminalText(500).optional().nullable(),
   ts: terminalTimeSchema(false).optional(),
   /** Free value making otherwise identical requests within one second distinct (replay protection). */
-  nonce: z.string().max(64).optional(),
+  nonce: text(64).optional(),
 });
 export type ExecutionReportInput = z.input<typeof executionReportSchema>;
 

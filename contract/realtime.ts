@@ -6,6 +6,7 @@ import type { Account } from "./accounts.ts";
 import type { AuditLog } from "./audit.ts";
 import type { Execution, Signal } from "./signals.ts";
 import { z } from "zod";
+import { text } from "./common.ts";
 
 export type ServerMessage =
   | { type: "new_signal"; data: Signal }
@@ -24,5 +25,5 @@ export type ServerMessageType = ServerMessage["type"];
 /** Client → server: a heartbeat (data.accountId optional, §4). Anything else is ignored. */
 export const clientMessageSchema = z.object({
   type: z.literal("heartbeat"),
-  data: z.object({ accountId: z.string().optional() }).optional(),
+  data: z.object({ accountId: text(64).optional() }).optional(),
 });

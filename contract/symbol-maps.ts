@@ -1,5 +1,6 @@
 /** Symbol mappings — spec §3 Symbol mapping, §5 mapping form, §7 /api/symbol-maps. */
 import { z } from "zod";
+import { text } from "./common.ts";
 
 /** Lot multiplier bounds: > 0 (a zero multiplier would copy nothing) and at most 1000. */
 const lotMultiplier = z
@@ -9,8 +10,8 @@ const lotMultiplier = z
   .max(1000, "Lot multiplier must be at most 1000");
 
 export const createSymbolMapRequestSchema = z.object({
-  masterSymbol: z.string().trim().min(1, "Master symbol is required").max(32, "Master symbol is too long"),
-  slaveSymbol: z.string().trim().min(1, "Slave symbol is required").max(32, "Slave symbol is too long"),
+  masterSymbol: text(32, "Master symbol is too long").min(1, "Master symbol is required"),
+  slaveSymbol: text(32, "Slave symbol is too long").min(1, "Slave symbol is required"),
   slaveAccountId: z.string().min(1, "Slave account is required").pipe(z.uuid({ message: "Slave account is required" })),
   lotMultiplier: lotMultiplier.default(1),
   enabled: z.boolean().default(true),
@@ -19,13 +20,14 @@ export type CreateSymbolMapRequest = z.input<typeof createSymbolMapRequestSchema
 
 export const updateSymbolMapRequestSchema = z
   .object({
-    masterSymbol: z.string().trim().min(1, "Master symbol is required").max(32, "Master symbol is too long"),
-    slaveSymbol: z.string().trim().min(1, "Slave symbol is required").max(32, "Slave symbol is too long"),
+    masterSymbol: text(32, "Master symbol is too long").min(1, "Master symbol is required"),
+    slaveSymbol: text(32, "Slave symbol is too long").min(1, "Slave symbol is required"),
     slaveAccountId: z.uuid({ message: "Slave account is required" }),
     lotMultiplier,
     enabled: z.boolean(),
   })
-  .partial();
+  .partial()
+  .refine((v) => Object.values(v).some((x) => x !== undefined), "Nothing to update: send at least one field");
 export type UpdateSymbolMapRequest = z.input<typeof updateSymbolMapRequestSchema>;
 
 export const symbolMapSchema = z.object({

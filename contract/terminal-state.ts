@@ -5,8 +5,8 @@
  * shapes that show them (GET /api/accounts/:id/symbol-specs, GET /api/accounts/:id/snapshot).
  */
 import { z } from "zod";
-import { decimalInputSchema, decimalStringSchema } from "./common.ts";
-import { slaveSelector, terminalTimeSchema, ticketSchema } from "./bridge.ts";
+import { decimalInputSchema, decimalStringSchema, terminalText, text } from "./common.ts";
+import { magicSchema, slaveSelector, terminalTimeSchema, ticketSchema } from "./bridge.ts";
 import { orderTypeSchema, sideSchema } from "./signals.ts";
 
 const positiveDecimal = decimalInputSchema.refine((v) => Number(v) > 0, "Must be greater than 0");
@@ -16,8 +16,8 @@ const optionalPrice = z
   .union([decimalInputSchema, z.null()])
   .optional()
   .transform((v) => (v == null || Number(v) === 0 ? null : v));
-const symbolName = z.string().trim().min(1).max(32);
-const nonce = z.string().max(64).optional();
+const symbolName = text(32).min(1);
+const nonce = text(64).optional();
 
 /** Adds a 400 issue naming the entry whose `key` repeats an earlier entry's. */
 function refuseDuplicates<T>(items: readonly T[], keyOf: (item: T) => string, what: string, field: string, ctx: z.RefinementCtx, listPath: string): void {
@@ -101,8 +101,9 @@ export const snapshotPositionInputSchema = z.object({
   sl: optionalPrice,
   tp: optionalPrice,
   openTime: terminalTimeSchema(false).optional().nullable(),
-  magic: z.union([z.number().int().nonnegative(), z.string().regex(/^\d{1,20}$/)]).transform(String).optional().nullable(),
-  comment: z.string().max(64).optional().nullable(),
+  magic: magicSchema.optional().nullable(),
+  // Broker/EA comments: control bytes replaced, never refused (the snapshot must go through).
+  comment: terminalText(64).optional().nullable(),
 });
 
 /** A pending order as the terminal sees it. `setupTime`: unix seconds (UTC). */
@@ -116,8 +117,9 @@ export const snapshotOrderInputSchema = z.object({
   stopLimitPrice: optionalPrice,
   sl: optionalPrice,
   tp: optionalPrice,
-  magic: z.union([z.number().int().nonnegative(), z.string().regex(/^\d{1,20}$/)]).transform(String).optional().nullable(),
-  comment: z.string().max(64).optional().nullable(),
+  magic: magicSchema.optional().nullable(),
+  // Broker/EA comments: control bytes replaced, never refused (the snapshot must go through).
+  comment: terminalText(64).optional().nullable(),
   setupTime: terminalTimeSchema(false).optional().nullable(),
 });
 

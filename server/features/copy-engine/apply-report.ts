@@ -28,6 +28,7 @@ import type { AccountRow } from "../accounts/mappers.ts";
 import { writeAuditLog } from "../audit/write-audit-log.ts";
 import type { ExecutionRow } from "../signals/mappers.ts";
 import { emptyEffects, type CopyEffects } from "./effects.ts";
+import { isSuspectFill } from "./fill-band.ts";
 import { opposite, slippagePoints } from "./rules.ts";
 import { updatePositionLinks } from "./position-links.ts";
 import { completeSignalsIfDone } from "./signal-completion.ts";
@@ -124,35 +125,44 @@ export async function applyReport(
     const touched = await updatePositionLinks(tx, updated, report, current.slaveTicket, now);
     effects.executions.push(updated);
     effects.closedSignalIds.push(...(await completeSignalsIfDone(tx, tenantId, [updated.signalId, ...touched], now)));
-    await writeAuditLog(tx, auditOf(account, updated, report));
+    await writeAuditLog(tx, auditOf(account, updated, report, suspectFill(current, report)));
     return { body: { ok: true, duplicate: false, executionId: updated.id, status: updated.status }, effects };
   });
 }
 
-/** Slippage of a fill against the master price; the side of a close is the opposite trade. */
+/** A fill price outside the plausibility band of the order's master price (fill-band.ts). */
+const suspectFill = (exec: Pick<ExecutionRow, "price">, report: Pick<Report, "fillPrice">): boolean =>
+  report.fillPrice != null && isSuspectFill(exec.price, report.fillPrice);
+
+/**
+ * Slippage of a fill against the master price; the side of a close is the opposite trade. A
+ * suspect fill (outside ±20 % of the master price) gets none: it stays out of slippage analytics.
+ */
 function slippageOf(exec: ExecutionRow, report: Report): string | null {
   if (!report.fillPrice || !report.point || !exec.price || !exec.side) return exec.slippagePts;
   if (report.status !== "filled" && report.status !== "closed") return exec.slippagePts;
   if (Number(exec.price) <= 0) return exec.slippagePts;
+  if (suspectFill(exec, report)) return null;
   const side = exec.side as Side;
   return slippagePoints(exec.action === "CLOSE" || exec.action === "CLOSE_ALL" ? opposite(side) : side, exec.price, report.fillPrice, report.point);
 }
 
-function auditOf(account: AccountRow, e: ExecutionRow, report: Report) {
+function auditOf(account: AccountRow, e: ExecutionRow, report: Report, suspect: boolean) {
   const who = account.alias ?? account.accountNumber;
   const ok = isSuccess(e.status);
   const what = `${e.action} ${e.symbol ?? ""} ${e.side ?? ""} ${e.volume ?? ""}`.replace(/\s+/g, " ").trim();
   const detail = ok
     ? `${e.status}${e.fillPrice ? ` @ ${e.fillPrice}` : ""} (ticket ${e.slaveTicket ?? "?"}, ${e.latencyMs} ms${e.slippagePts ? `, ${Number(e.slippagePts) >= 0 ? "+" : ""}${e.slippagePts} pts` : ""})`
     : `${e.status}: ${report.errorMessage ?? "no reason given"}${report.errorCode != null ? ` (${report.errorCode})` : ""}`;
+  const flag = suspect ? ` — suspect fill price: more than 20 % from the master price ${e.price ?? ""}, left out of slippage` : "";
   return {
     tenantId: e.tenantId,
-    level: ok ? ("info" as const) : ("error" as const),
+    level: ok ? (suspect ? ("warning" as const) : ("info" as const)) : ("error" as const),
     category: "trade" as const,
     source: "bridge",
-    message: `${what} on ${who}: ${detail}`,
+    message: `${what} on ${who}: ${detail}${flag}`,
     accountId: account.id,
     signalId: e.signalId,
-    metadata: { executionId: e.id, status: e.status as ExecutionStatus, latencyMs: e.latencyMs, slippagePts: e.slippagePts, profit: e.profit },
+    metadata: { executionId: e.id, status: e.status as ExecutionStatus, latencyMs: e.latencyMs, slippagePts: e.slippagePts, profit: e.profit, ...(suspect ? { suspectFill: true } : {}) },
   };
 }

@@ -133,6 +133,15 @@ describe("riskFormSchema validation (§5)", () => {
     expect(errorsOf({ maxLotSize: "-1" })).toEqual({ maxLotSize: "Must not be negative" });
     expect(errorsOf({ equityMin: "-5" })).toEqual({ equityMin: "Must not be negative" });
   });
+
+  it("applies the server's trading hours grammar and broker symbol rule, with its messages", () => {
+    expect(errorsOf({ tradingHours: "blah blah" })).toEqual({
+      tradingHours: 'Trading hours must look like Mon-Fri:00:00-23:59 (several ranges separated by commas): "blahblah" is not understood',
+    });
+    expect(errorsOf({ symbolWhitelist: "EURUSD, XAU USD" })).toEqual({ symbolWhitelist: '"XAU USD" is not a broker symbol (letters, digits, . _ # - only)' });
+    const profile = toEaProfile(riskFormSchema.parse({ ...defaultRiskForm(), tradingHours: "mon-fri:8:00-17:00", symbolBlacklist: "btcusd, BTCUSD" }));
+    expect(profile).toMatchObject({ tradingHours: "Mon-Fri:08:00-17:00", symbolBlacklist: ["BTCUSD"] });
+  });
 });
 
 describe("formFromSaved", () => {

@@ -87,9 +87,9 @@ export const riskFormSchema = z.object({
   slipToMarket: z.boolean(),
   retryMax: integerField(profile.retryMax),
   retryBackoffMs: integerField(profile.retryBackoffMs),
-  symbolWhitelist: z.string().transform(parseSymbolList),
-  symbolBlacklist: z.string().transform(parseSymbolList),
-  tradingHours: z.string().trim(),
+  symbolWhitelist: z.string().transform(parseSymbolList).pipe(profile.symbolWhitelist),
+  symbolBlacklist: z.string().transform(parseSymbolList).pipe(profile.symbolBlacklist),
+  tradingHours: profile.tradingHours,
   dailyLossStopPercent: decimalField(limit.maxDrawdownPct),
   equityMin: z
     .string()
