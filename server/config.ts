@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import { z } from "zod";
+import { DEFAULT_OUTBOUND_TIMEOUT_MS, parseAllowHosts, type OutboundPolicy } from "./features/outbound/address-policy.ts";
 
 const bool = z
   .enum(["true", "false", "1", "0", ""])
@@ -39,9 +40,31 @@ const envSchema = z.object({
   COOKIE_SECURE: bool,
   /** Trust X-Forwarded-* from a reverse proxy (client address for throttling, https detection). */
   TRUST_PROXY: bool,
+  /** Extra origins (comma-separated `scheme://host[:port]`) allowed to drive cookie sessions and /ws besides the server's own. */
+  ALLOWED_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const origins: string[] = [];
+      for (const item of (v ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+        const origin = URL.canParse(item) ? new URL(item).origin : "null";
+        if (origin === "null" || origin !== item.replace(/\/$/, "").toLowerCase()) {
+          ctx.addIssue({ code: "custom", message: `"${item}" is not an origin like https://copy.example.com` });
+          return z.NEVER;
+        }
+        origins.push(origin);
+      }
+      return origins;
+    }),
+  /** Failed logins per (email, client address) before that pair must wait (the name predates the pairing). */
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
+  /** Window of both failure counts, and how long a client address stays blocked. */
   LOGIN_BLOCK_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** First wait of an (email, address) pair past its free failures; doubles with each further failure. */
+  LOGIN_DELAY_BASE_SECONDS: z.coerce.number().int().min(1).default(1),
+  /** Longest wait of an (email, address) pair. */
+  LOGIN_DELAY_MAX_SECONDS: z.coerce.number().int().min(1).default(900),
   /** Bridge signature tolerance, seconds (spec §9: ±60). */
   BRIDGE_TS_TOLERANCE_S: z.coerce.number().int().min(1).max(3600).default(60),
   /** Body limit for JSON requests, bytes. */
@@ -51,6 +74,18 @@ const envSchema = z.object({
   ALERT_FROM: z.string().default("CopyBridge Alerts <alerts@copybridge.local>"),
   /** Telegram Bot API base (tests point it at a local server). */
   TELEGRAM_API_URL: z.string().url().default("https://api.telegram.org"),
+  /** Hosts (`host` or `host:port`, comma-separated) outgoing calls may reach over plain http: and at private addresses. */
+  OUTBOUND_HTTP_ALLOW_HOSTS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      try {
+        return parseAllowHosts(v);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: `${err instanceof Error ? err.message : String(err)}` });
+        return z.NEVER;
+      }
+    }),
   /** Disable background jobs (alert evaluation, retention); tests of a single request path use it. */
   JOBS_DISABLED: bool,
   /** First retry delay of a failed alert delivery, ms (doubles each attempt). */
@@ -78,12 +113,23 @@ export type Config = {
   sessionMaxMs: number;
   cookieSecure: boolean;
   trustProxy: boolean;
-  login: { maxFailuresPerAccount: number; maxFailuresPerIp: number; blockSeconds: number };
+  /** Origins besides the server's own that may send cookie-authenticated changes and open /ws. */
+  allowedOrigins: string[];
+  login: {
+    /** Free failures per (email, client address) before the growing delay starts. */
+    maxFailuresPerAccount: number;
+    maxFailuresPerIp: number;
+    blockSeconds: number;
+    delayBaseSeconds: number;
+    delayMaxSeconds: number;
+  };
   bridgeTsToleranceS: number;
   bodyLimitBytes: number;
   smtpUrl: string | undefined;
   alertFrom: string;
   telegramApiUrl: string;
+  /** Policy of every outgoing call (alert webhooks, Telegram, SMTP): allow-list and deadline. */
+  outbound: OutboundPolicy;
   jobsDisabled: boolean;
   alerts: { retryBaseMs: number; maxAttempts: number; monitorIntervalMs: number; dispatchIntervalMs: number };
 };
@@ -111,16 +157,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionMaxMs: e.SESSION_MAX_DAYS * 86_400_000,
     cookieSecure: e.COOKIE_SECURE,
     trustProxy: e.TRUST_PROXY,
+    allowedOrigins: e.ALLOWED_ORIGINS,
     login: {
       maxFailuresPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       maxFailuresPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
       blockSeconds: e.LOGIN_BLOCK_SECONDS,
+      delayBaseSeconds: e.LOGIN_DELAY_BASE_SECONDS,
+      delayMaxSeconds: Math.max(e.LOGIN_DELAY_MAX_SECONDS, e.LOGIN_DELAY_BASE_SECONDS),
     },
     bridgeTsToleranceS: e.BRIDGE_TS_TOLERANCE_S,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     smtpUrl: e.SMTP_URL || undefined,
     alertFrom: e.ALERT_FROM,
     telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/$/, ""),
+    outbound: { allowHosts: e.OUTBOUND_HTTP_ALLOW_HOSTS, timeoutMs: DEFAULT_OUTBOUND_TIMEOUT_MS },
     jobsDisabled: e.JOBS_DISABLED,
     alerts: {
       retryBaseMs: e.ALERT_RETRY_BASE_MS,

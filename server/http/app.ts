@@ -28,6 +28,7 @@ import { registerRealtimeRoutes } from "../realtime/routes.ts";
 import type { AppContext } from "./context.ts";
 import { installErrorHandler } from "./error-handler.ts";
 import { registerStatic } from "./static.ts";
+import { assertCrossSiteSafe, registerSecurityHeaders } from "./security.ts";
 
 /** Strips `token=` values from logged URLs (the /ws query token is a credential). */
 function redactUrl(url: string): string {
@@ -78,6 +79,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.removeContentTypeParser("text/plain");
   installErrorHandler(app);
   await app.register(fastifyCookie);
+  // CSP, frame-ancestors, nosniff, Referrer-Policy, HSTS over HTTPS, Permissions-Policy (not /v1).
+  await registerSecurityHeaders(app);
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
   registerRealtimeRoutes(app, ctx);
@@ -86,6 +89,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     async (api) => {
       // Dashboard answers can be large (thousands of executions); the /v1 hot path stays uncompressed.
       await api.register(fastifyCompress, { threshold: 2048, encodings: ["br", "gzip"] });
+      // CSRF: a state change without its own Authorization header must not come from a foreign origin.
+      api.addHook("onRequest", async (request) => assertCrossSiteSafe(request, ctx.config.allowedOrigins));
       registerPublicAuthRoutes(api, ctx);
       const verifyApiKey = dashboardKeyVerifier(ctx);
       await api.register(async (authed) => {

@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   bad_signature: 401,
   forbidden: 403,
   forbidden_scope: 403,
+  forbidden_origin: 403,
   not_found: 404,
   conflict: 409,
   replayed: 409,
