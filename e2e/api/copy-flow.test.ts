@@ -160,4 +160,21 @@ describe.each(databaseKinds())("copy flow on %s", (kind) => {
     await ws.waitFor((m) => m.type === "trade_closed" && m.data.signalId === open.body.signalId);
     for (const id of b.slaveIds) await t.api.put(`/api/accounts/${id}`, { status: "active" });
   });
+  it("ends the signal when every slave reports its close at the same moment", async () => {
+    // Concurrent reports once each saw the others' copies still open, so none ended the signal
+    // and it stayed active for ever (PostgreSQL; PGlite runs one transaction at a time).
+    for (let round = 0; round < 5; round++) {
+      const ticket = 7100 + round;
+      const open = await b.master.signal(masterEvent("OPEN", { ticket, symbol: "EURUSD", side: "BUY", volume: 1, price: 1.08456 }));
+      expect(open.status).toBe(201);
+      const opens = await Promise.all(b.slaves.map((slave) => takeOne(slave)));
+      await Promise.all(opens.map((o, i) => b.slaves[i]!.report({ orderId: o.orderId, status: "filled", slaveTicket: `${ticket}${i}`, fillPrice: "1.08456", volume: o.volume!, point: "0.00001" })));
+      const close = await b.master.signal(masterEvent("CLOSE", { ticket, price: 1.087 }));
+      expect(close.body.queued).toBe(3);
+      const closes = await Promise.all(b.slaves.map((slave) => takeOne(slave)));
+      await Promise.all(closes.map((o, i) => b.slaves[i]!.report({ orderId: o.orderId, status: "closed", volume: o.volume!, fillPrice: "1.087", point: "0.00001" })));
+      const signal = signalListSchema.parse((await t.api.get("/api/signals?limit=100")).body).find((x) => x.id === open.body.signalId);
+      expect(signal?.status).toBe("closed");
+    }
+  });
 });

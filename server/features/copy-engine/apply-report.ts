@@ -15,7 +15,7 @@
  */
 import { createHash } from "node:crypto";
 import Big from "big.js";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { ExecutionReportResponse, ExecutionStatus, Side, executionReportSchema } from "#contract";
 import { SUCCESS_EXECUTION_STATUSES } from "#contract";
 import type { z } from "zod";
@@ -97,6 +97,12 @@ export async function applyReport(
         throw conflict(`Order already reported as ${current.status}`);
       }
     }
+
+    // Reports of one signal's copies are applied one at a time: each decides whether the signal is
+    // complete from the other copies' state, and two concurrent transactions would each still see
+    // the other's copy open (READ COMMITTED), so neither would end the signal. The lock is held
+    // until commit; later statements of a waiting report then see the committed copies.
+    if (current.signalId) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${current.signalId}, 1))`);
 
     const fillTime = report.fillTime ? new Date(report.fillTime * 1000) : isSuccess(report.status) ? now : null;
     const start = exec.receivedAt ?? current.createdAt;
