@@ -260,6 +260,9 @@ describe.each(databaseKinds())("terminals end to end on %s", (kind) => {
         expect(p3Signal?.status).not.toBe("cancelled");
         const p3Closes = ((await t.api.get(`/api/executions?signalId=${p3Signal?.id}`)).body as { action: string; status: string }[]).filter((e) => e.action === "CLOSE");
         expect(p3Closes.map((e) => e.status)).toEqual(slaves.map(() => "closed"));
+        await expect
+          .poll(async () => ((await t.api.get("/api/signals?limit=100")).body as { id: string; status: string }[]).find((x) => x.id === p3Signal?.id)?.status, { timeout: 30_000, interval: 300 })
+          .toBe("closed");
 
         for (const pos of (await master.book()).positions) await master.ok(`close ${pos.ticket}`);
         await converge(master, slaves, t.api);
