@@ -3,6 +3,7 @@ export * from "./common.ts";
 export * from "./auth.ts";
 export * from "./accounts.ts";
 export * from "./signals.ts";
+export * from "./api-keys.ts";
 export * from "./bridge.ts";
 export * from "./terminal-state.ts";
 export * from "./symbol-maps.ts";
