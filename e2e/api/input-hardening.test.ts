@@ -11,6 +11,7 @@ import { executionListSchema } from "#contract";
 import { signedHeaders } from "../../tools/bridge-client/sign.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../support/databases.ts";
 import { masterEvent, nowS, setUpBridge, type BridgeTenant } from "../support/bridge.ts";
+import { SAMPLE_EA_PROFILE } from "../support/id-routes.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { signUp, type SignedIn } from "../support/tenant.ts";
 
@@ -195,17 +196,7 @@ describe.each(databaseKinds())("input hardening on %s", (kind) => {
   });
 
   describe("EA profile", () => {
-    const profile = (over: Record<string, unknown> = {}) => ({
-      retryMax: 4,
-      retryBackoffMs: 300,
-      slipToMarket: true,
-      symbolWhitelist: [],
-      symbolBlacklist: [],
-      tradingHours: "Mon-Fri:00:00-23:59",
-      equityMin: "0",
-      overrideLocal: false,
-      ...over,
-    });
+    const profile = (over: Record<string, unknown> = {}) => ({ ...SAMPLE_EA_PROFILE, ...over });
     const put = (over: Record<string, unknown>) => t.api.put(`/api/accounts/${b.slaveIds[0]}/settings`, profile(over));
 
     it("refuses a 100 KB tradingHours", async () => {

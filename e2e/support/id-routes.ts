@@ -16,7 +16,8 @@ export interface IdRoute {
   body?: unknown;
 }
 
-const PROFILE = {
+/** A valid EA profile (PUT /api/accounts/:id/settings), shared by the suites that need one. */
+export const SAMPLE_EA_PROFILE = {
   retryMax: 4,
   retryBackoffMs: 300,
   slipToMarket: true,
@@ -31,7 +32,7 @@ export const ID_ROUTES: IdRoute[] = [
   { method: "GET", path: "/api/accounts/:id", resource: "account" },
   { method: "PUT", path: "/api/accounts/:id", resource: "account", body: { status: "paused", alias: "stolen" } },
   { method: "DELETE", path: "/api/accounts/:id", resource: "account" },
-  { method: "PUT", path: "/api/accounts/:id/settings", resource: "account", body: PROFILE },
+  { method: "PUT", path: "/api/accounts/:id/settings", resource: "account", body: SAMPLE_EA_PROFILE },
   { method: "GET", path: "/api/accounts/:id/symbol-specs", resource: "account" },
   { method: "GET", path: "/api/accounts/:id/snapshot", resource: "account" },
   { method: "PATCH", path: "/api/bridge/api-keys/:id", resource: "apiKey", body: { enabled: false } },

@@ -32,6 +32,7 @@ import {
   updateSymbolMapRequestSchema,
 } from "#contract";
 import type { Json } from "./values.ts";
+import { SAMPLE_EA_PROFILE } from "../id-routes.ts";
 
 /** Ids of the fixture tenant's resources, created by the suite before fuzzing. */
 export interface Fixtures {
@@ -88,17 +89,6 @@ const nowS = () => Math.floor(Date.now() / 1000);
 let seq = 0;
 const next = () => `${Date.now().toString(36)}-${(seq += 1)}`;
 
-const PROFILE: Json = {
-  retryMax: 4,
-  retryBackoffMs: 300,
-  slipToMarket: true,
-  symbolWhitelist: [],
-  symbolBlacklist: [],
-  tradingHours: "Mon-Fri:00:00-23:59",
-  equityMin: "0",
-  overrideLocal: false,
-};
-
 function signalBody(type: string, ticket: number): Json {
   return {
     id: `evt-${next()}`,
@@ -151,7 +141,7 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     sample: () => ({ alias: "Fuzzed", status: "active" }),
   },
   { method: "DELETE", path: "/api/accounts/:id", auth: "session", id: (f) => f.slaveId, realIdAllowed: false },
-  { method: "PUT", path: "/api/accounts/:id/settings", auth: "session", body: eaProfileRequestSchema, id: (f) => f.slaveId, realIdAllowed: true, sample: () => PROFILE },
+  { method: "PUT", path: "/api/accounts/:id/settings", auth: "session", body: eaProfileRequestSchema, id: (f) => f.slaveId, realIdAllowed: true, sample: () => ({ ...SAMPLE_EA_PROFILE }) },
   // ---------------------------------------------------------------- emergency (state-changing without a body: last)
   { method: "POST", path: "/api/emergency/pause-all", auth: "session", last: true },
   { method: "POST", path: "/api/emergency/panic-stop", auth: "session", last: true },
