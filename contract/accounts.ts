@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { decimalStringSchema, text } from "./common.ts";
+import { closeOnlyStateSchema } from "./copy-settings.ts";
 
 export const platformSchema = z.enum(["MT4", "MT5"]);
 export type Platform = z.infer<typeof platformSchema>;
@@ -76,6 +77,8 @@ export const accountSchema = z.object({
   leverage: z.number().int().nullable().optional(),
   marginMode: z.enum(["hedging", "netting", "exchange"]).nullable().optional(),
   brokerUtcOffsetSec: z.number().int().nullable().optional(),
+  /** Close-only protection state of a slave (docs/bridge-protocol.md §8.3); null when it copies normally. */
+  closeOnly: closeOnlyStateSchema.nullable().optional(),
 });
 export type Account = z.infer<typeof accountSchema>;
 export const accountListSchema = z.array(accountSchema);

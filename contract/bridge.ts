@@ -221,6 +221,11 @@ export const slaveConfigSchema = z.object({
   maxPositions: z.number().int().nullable(),
   maxDrawdownPct: decimalStringSchema.nullable(),
   profile: eaProfileSchema.nullable(),
+  /**
+   * The slave is close-only (protection, docs/bridge-protocol.md §8.3): the EA must not open new
+   * positions or place pending orders; modifies, closes and cancels are still executed.
+   */
+  closeOnly: z.boolean(),
 });
 export type SlaveConfig = z.infer<typeof slaveConfigSchema>;
 
@@ -272,6 +277,12 @@ export const slaveOrderSchema = z.object({
   createdAtMs: z.number().int(),
   /** How many times this order has been handed out (1 on first delivery). */
   deliveryCount: z.number().int(),
+  /**
+   * Unix ms after which an OPEN or PENDING_OPEN must not be executed (the master's event time plus
+   * the slave's signal lifetime, docs/bridge-protocol.md §6.2): the EA reports it `rejected` with
+   * "expired" instead. null for every other action.
+   */
+  expiresAtMs: z.number().int().nullable(),
 });
 export type SlaveOrder = z.infer<typeof slaveOrderSchema>;
 

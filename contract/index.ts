@@ -8,6 +8,7 @@ export * from "./bridge.ts";
 export * from "./terminal-state.ts";
 export * from "./symbol-maps.ts";
 export * from "./risk.ts";
+export * from "./copy-settings.ts";
 export * from "./trading-hours.ts";
 export * from "./analytics.ts";
 export * from "./alerts.ts";

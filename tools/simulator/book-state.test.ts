@@ -15,7 +15,7 @@ const order = (id: number, patch: Partial<SlaveOrder>): SlaveOrder => ({
   orderId: `00000000-0000-4000-8000-${String(id).padStart(12, "0")}`,
   action: "OPEN", signalId: null, masterTicket: "42", slaveTicket: null, symbol: "EURUSD.a", side: "BUY", orderType: "MARKET",
   volume: "1.00", price: "1.08512", stopLimitPrice: null, sl: null, tp: null, comment: "cb:42", magic: null,
-  maxSpreadPts: null, maxDeviationPts: null, createdAtMs: 1, deliveryCount: 1, ...patch,
+  maxSpreadPts: null, maxDeviationPts: null, createdAtMs: 1, deliveryCount: 1, expiresAtMs: null, ...patch,
 });
 
 const dir = mkdtempSync(join(tmpdir(), "sim-state-"));

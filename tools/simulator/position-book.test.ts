@@ -38,6 +38,7 @@ function order(patch: Partial<SlaveOrder>): SlaveOrder {
     maxDeviationPts: null,
     createdAtMs: 1_700_000_000_000,
     deliveryCount: 1,
+    expiresAtMs: null,
     ...patch,
   };
 }

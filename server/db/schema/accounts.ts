@@ -31,6 +31,19 @@ export const accounts = pgTable(
     /** Balance at the first heartbeat of the UTC day: base of the daily loss stop. */
     dayStartBalance: numeric("day_start_balance"),
     dayStartDate: text("day_start_date"),
+    /**
+     * Equity at the first heartbeat of the slave's broker day (broker time = UTC + brokerUtcOffsetSec,
+     * UTC when unknown): base of the daily loss stop and the daily profit target. `brokerDay` is that
+     * day (YYYY-MM-DD, broker time).
+     */
+    dayStartEquity: numeric("day_start_equity"),
+    brokerDay: text("broker_day"),
+    /** Close-only protection (contract CloseOnlyState): code, reason and start; null = copies normally. */
+    closeOnlyCode: text("close_only_code"),
+    closeOnlyReason: text("close_only_reason"),
+    closeOnlySince: ts("close_only_since"),
+    /** Broker day on which a person resumed the slave by hand: protection does not trip again that day. */
+    closeOnlyResumedDay: text("close_only_resumed_day"),
     createdAt: createdAt(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },

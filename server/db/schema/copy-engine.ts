@@ -1,6 +1,6 @@
 /** The copy engine: master signals and their events, slave orders (the outbox) and ticket links. */
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, tenantRef, ts } from "./columns.ts";
 import { accounts } from "./accounts.ts";
 
@@ -89,6 +89,12 @@ export const executions = pgTable(
     magic: text("magic"),
     maxSpreadPts: integer("max_spread_pts"),
     maxDeviationPts: integer("max_deviation_pts"),
+    /** OPEN / PENDING_OPEN: not executed after this time (master event time + the slave's signal lifetime). */
+    expiresAt: ts("expires_at"),
+    /** Machine-readable reason of a rejected copy (domain verdict code, e.g. `expired`, `close_only`). */
+    reasonCode: text("reason_code"),
+    /** The volume was normalised with default symbol specs (step 0.01, min 0.01, max 100): the slave had not reported its own. */
+    defaultSpec: boolean("default_spec").notNull().default(false),
     /** Slave ticket acted on (modify/close) or created (open). */
     slaveTicket: text("slave_ticket"),
     fillPrice: numeric("fill_price"),

@@ -1,5 +1,6 @@
 /** Per-slave copy settings: symbol mappings and risk limits (with the EA profile). */
-import { boolean, integer, numeric, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import type { CopySettingsValues } from "#contract";
 import { createdAt, tenantRef, ts } from "./columns.ts";
 import { accounts } from "./accounts.ts";
 
@@ -40,4 +41,23 @@ export const riskLimits = pgTable(
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
   (t) => [uniqueIndex("risk_limits_account_key").on(t.tenantId, t.accountId)],
+);
+
+/**
+ * Copy settings of one slave (contract/copy-settings.ts), stored as the validated request body:
+ * volumes stay decimal strings. No row = COPY_SETTINGS_DEFAULTS.
+ */
+export const copySettings = pgTable(
+  "copy_settings",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    slaveAccountId: uuid("slave_account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    settings: jsonb("settings").$type<CopySettingsValues>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("copy_settings_slave_key").on(t.tenantId, t.slaveAccountId)],
 );

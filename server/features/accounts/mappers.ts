@@ -1,8 +1,14 @@
 /** accounts row → §3 Account. balance/equity stay numeric strings. */
-import type { Account } from "#contract";
+import type { Account, CloseOnlyCode, CloseOnlyState } from "#contract";
 import type { accounts } from "../../db/schema.ts";
 
 export type AccountRow = typeof accounts.$inferSelect;
+
+/** The account's close-only state (contract CloseOnlyState), or null when it copies normally. */
+export function closeOnlyOf(row: Pick<AccountRow, "closeOnlyCode" | "closeOnlyReason" | "closeOnlySince">): CloseOnlyState | null {
+  if (row.closeOnlyCode == null) return null;
+  return { code: row.closeOnlyCode as CloseOnlyCode, reason: row.closeOnlyReason ?? "", since: (row.closeOnlySince ?? new Date(0)).toISOString() };
+}
 
 export function toAccount(row: AccountRow): Account {
   return {
@@ -28,5 +34,6 @@ export function toAccount(row: AccountRow): Account {
     leverage: row.leverage,
     marginMode: (row.marginMode as Account["marginMode"]) ?? null,
     brokerUtcOffsetSec: row.brokerUtcOffsetSec,
+    closeOnly: closeOnlyOf(row),
   };
 }

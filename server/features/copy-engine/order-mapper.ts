@@ -25,5 +25,6 @@ export function toSlaveOrder(row: ExecutionRow): SlaveOrder {
     maxDeviationPts: row.maxDeviationPts,
     createdAtMs: row.createdAt.getTime(),
     deliveryCount: row.deliveryCount,
+    expiresAtMs: row.expiresAt?.getTime() ?? null,
   };
 }

@@ -14,7 +14,8 @@ export function profileOf(account: Pick<AccountRow, "settings">): EaProfile | nu
   return parsed.success ? parsed.data : null;
 }
 
-export function toSlaveConfig(account: Pick<AccountRow, "settings">, limit: RiskLimitRow | null): SlaveConfig {
+/** `closeOnly` follows the account's close-only protection state (docs/bridge-protocol.md §8.3). */
+export function toSlaveConfig(account: Pick<AccountRow, "settings" | "closeOnlyCode">, limit: RiskLimitRow | null): SlaveConfig {
   const on = limit?.enabled === true;
   return {
     riskEnabled: on,
@@ -24,5 +25,6 @@ export function toSlaveConfig(account: Pick<AccountRow, "settings">, limit: Risk
     maxPositions: on ? limit.maxPositions : null,
     maxDrawdownPct: on ? limit.maxDrawdownPct : null,
     profile: profileOf(account),
+    closeOnly: account.closeOnlyCode != null,
   };
 }
