@@ -182,6 +182,10 @@ describe.each(["mql5", "mql4"] as const)("shared includes compiled as %s", (dial
     expect(get("parse.empty")).toBe("true|false|-1|true|0");
   });
 
+  it("reads an order's 13-digit expiresAtMs exactly (null = 0) and config.closeOnly (absent = false)", () => {
+    expect(get("parse.protection")).toBe("1732200060123|0|true|false");
+  });
+
   it("builds heartbeats the server accepts, with margin fields and the broker offset", () => {
     const master = masterHeartbeatSchema.parse(json("body.masterHeartbeat"));
     expect(master).toMatchObject({ login: "50001234", server: "Sim-Demo", balance: "10000.00", equity: "10012.50", currency: "USD" });

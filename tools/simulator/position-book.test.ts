@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { SlaveOrder } from "#contract";
-import { PositionBook, type BookOptions } from "./position-book.ts";
+import type { SlaveConfig, SlaveOrder } from "#contract";
+import { OPEN_REFUSALS, PositionBook, type BookOptions } from "./position-book.ts";
 import type { Market, Quote } from "./price-feed.ts";
 import { Rng } from "./random.ts";
 
@@ -153,6 +153,66 @@ describe("PositionBook", () => {
     book.execute(stop);
     expect(book.execute(order({ action: "PENDING_CANCEL", slaveTicket: "501" })).reports[0]).toMatchObject({ status: "cancelled" });
     expect(book.pendingOrders()).toHaveLength(0);
+  });
+
+  describe("order expiry (expiresAtMs) and close-only (config.closeOnly)", () => {
+    // setup() pins the book's clock at 1_700_000_000_123 ms.
+    const NOW = 1_700_000_000_123;
+    const config = (closeOnly: boolean): SlaveConfig => ({ riskEnabled: false, maxSpreadPts: null, maxDeviationPts: null, maxLotSize: null, maxPositions: null, maxDrawdownPct: null, profile: null, closeOnly });
+
+    it("rejects an OPEN or PENDING_OPEN past its expiry without trading, and executes one not yet expired", () => {
+      const { book } = setup();
+      const expired = book.execute(order({ expiresAtMs: NOW - 1 })).reports[0];
+      expect(expired).toEqual({ orderId: expect.any(String), status: "rejected", errorMessage: OPEN_REFUSALS.expired });
+      const pending = book.execute(order({ action: "PENDING_OPEN", orderType: "LIMIT", masterTicket: "2", price: "1.08000", expiresAtMs: NOW - 1 })).reports[0];
+      expect(pending).toMatchObject({ status: "rejected", errorMessage: OPEN_REFUSALS.expired });
+      expect(book.positions()).toHaveLength(0);
+      expect(book.pendingOrders()).toHaveLength(0);
+      // Expiry is "after": an order expiring this very millisecond still runs.
+      expect(book.execute(order({ masterTicket: "3", expiresAtMs: NOW })).reports[0]).toMatchObject({ status: "filled" });
+      expect(book.execute(order({ masterTicket: "4", expiresAtMs: NOW + 60_000 })).reports[0]).toMatchObject({ status: "filled" });
+      expect(book.positions()).toHaveLength(2);
+    });
+
+    it("re-reports an expired OPEN it already executed (redelivery) instead of rejecting it", () => {
+      let now = NOW;
+      const { book } = setup({ now: () => now });
+      const open = order({ expiresAtMs: NOW + 1_000 });
+      const first = book.execute(open).reports[0];
+      expect(first).toMatchObject({ status: "filled", slaveTicket: "500" });
+      now = NOW + 5_000;
+      expect(book.execute({ ...open, deliveryCount: 2 })).toEqual({ reports: [first], duplicate: true });
+      // The outcome forgotten (a terminal whose record of it was lost): the book still holds the copy.
+      book.state.outcomes.delete(open.orderId);
+      expect(book.execute({ ...open, deliveryCount: 3 }).reports[0]).toMatchObject({ status: "filled", slaveTicket: "500" });
+      expect(book.positions()).toHaveLength(1);
+    });
+
+    it("ignores expiresAtMs on other actions", () => {
+      const { book } = setup();
+      book.execute(order({}));
+      expect(book.execute(order({ action: "MODIFY", slaveTicket: "500", sl: "1.08000", expiresAtMs: NOW - 1 })).reports[0]).toMatchObject({ status: "modified" });
+      expect(book.execute(order({ action: "CLOSE", slaveTicket: "500", volume: "1.00", expiresAtMs: NOW - 1 })).reports[0]).toMatchObject({ status: "closed" });
+    });
+
+    it("in close-only refuses OPEN and PENDING_OPEN but executes MODIFY, CLOSE, PENDING_MODIFY, PENDING_CANCEL and CLOSE_ALL", () => {
+      const { book } = setup();
+      book.execute(order({ volume: "0.50" }), config(false));
+      book.execute(order({ action: "PENDING_OPEN", orderType: "LIMIT", masterTicket: "2", price: "1.08000" }), config(false));
+      book.execute(order({ masterTicket: "3", volume: "0.20" }), config(false));
+      const closeOnly = config(true);
+      expect(book.execute(order({ masterTicket: "4" }), closeOnly).reports[0]).toEqual({ orderId: expect.any(String), status: "rejected", errorMessage: OPEN_REFUSALS.closeOnly });
+      expect(book.execute(order({ action: "PENDING_OPEN", orderType: "STOP", masterTicket: "5", price: "1.09000" }), closeOnly).reports[0]).toMatchObject({ status: "rejected", errorMessage: OPEN_REFUSALS.closeOnly });
+      expect(book.execute(order({ action: "MODIFY", slaveTicket: "500", sl: "1.08000", tp: "1.09000" }), closeOnly).reports[0]).toMatchObject({ status: "modified" });
+      expect(book.execute(order({ action: "PENDING_MODIFY", slaveTicket: "501", price: "1.07900" }), closeOnly).reports[0]).toMatchObject({ status: "modified" });
+      expect(book.execute(order({ action: "CLOSE", slaveTicket: "500", volume: "0.50" }), closeOnly).reports[0]).toMatchObject({ status: "closed", volume: "0.50" });
+      expect(book.execute(order({ action: "PENDING_CANCEL", slaveTicket: "501" }), closeOnly).reports[0]).toMatchObject({ status: "cancelled" });
+      expect(book.execute(order({ action: "CLOSE_ALL", masterTicket: null, symbol: null, side: null, volume: null }), closeOnly).reports[0]).toMatchObject({ status: "closed", volume: "0.20" });
+      expect(book.positions()).toHaveLength(0);
+      expect(book.pendingOrders()).toHaveLength(0);
+      // Close-only lifted: opens run again.
+      expect(book.execute(order({ masterTicket: "6" }), config(false)).reports[0]).toMatchObject({ status: "filled" });
+    });
   });
 
   it("refuses what a broker refuses", () => {

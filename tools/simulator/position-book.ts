@@ -11,6 +11,16 @@ import { formatLots, formatPoint, formatPrice, marginUsd, profitUsd, resolveSymb
 
 export type { BookEntry, BookOptions, BookState, ExecutionOutcome, Report } from "./book-types.ts";
 
+/**
+ * Why the terminal itself refuses an OPEN / PENDING_OPEN before any broker request (the same texts
+ * as the MQL slave EAs, docs/bridge-protocol.md §6.2): the order is past its `expiresAtMs`, or the
+ * bridge's config says the account is close-only.
+ */
+export const OPEN_REFUSALS = {
+  expired: "Signal expired: older than its lifetime",
+  closeOnly: "Close-only: the account takes no new positions",
+} as const;
+
 export class PositionBook {
   private readonly s: BookState;
   private readonly now: () => number;
@@ -97,7 +107,7 @@ export class PositionBook {
     switch (order.action) {
       case "OPEN":
       case "PENDING_OPEN":
-        return [this.open(order, config)];
+        return [this.refuseOpen(order, config) ?? this.open(order, config)];
       case "MODIFY":
       case "PENDING_MODIFY":
         return [this.modify(order)];
@@ -108,6 +118,26 @@ export class PositionBook {
       case "CLOSE_ALL":
         return [this.closeAll(order)];
     }
+  }
+
+  /**
+   * An OPEN / PENDING_OPEN the terminal must not execute: past `expiresAtMs` (unix ms, compared
+   * with this book's clock) → `rejected` "Signal expired…", unless the book already holds what it
+   * opened (a redelivery after a restart: its fill is reported again); `config.closeOnly` →
+   * `rejected` "Close-only…". null when the order may go to the broker.
+   */
+  private refuseOpen(order: SlaveOrder, config: SlaveConfig | null): Report | null {
+    if (order.expiresAtMs != null && this.now() > order.expiresAtMs) {
+      const done = [...this.s.entries.values()].find((e) => e.openOrderId === order.orderId);
+      if (done) return done.kind === "pending" ? this.placedReport(order.orderId, done) : fillReport(order.orderId, done, this.fillTime());
+      return failReport(order.orderId, "rejected", { code: null, message: OPEN_REFUSALS.expired });
+    }
+    if (config?.closeOnly) return failReport(order.orderId, "rejected", { code: null, message: OPEN_REFUSALS.closeOnly });
+    return null;
+  }
+
+  private placedReport(orderId: string, e: BookEntry): Report {
+    return { orderId, status: "placed", slaveTicket: e.ticket, volume: formatLots(e.centiLots), fillTime: this.fillTime(), point: formatPoint(e.spec) };
   }
 
   private open(order: SlaveOrder, config: SlaveConfig | null): Report {
@@ -125,7 +155,7 @@ export class PositionBook {
       if (entry.orderType === "MARKET" || !order.price) return failReport(order.orderId, "error", { code: null, message: "Pending order without type or price" });
       if (!pendingPriceValid(entry.side, entry.orderType === "LIMIT" ? "LIMIT" : "STOP", entry.price, quote)) return failReport(order.orderId, "rejected", MT_ERRORS.invalidStops);
       this.add(entry);
-      return { orderId: order.orderId, status: "placed", slaveTicket: entry.ticket, volume: formatLots(centiLots), fillTime: this.fillTime(), point: formatPoint(spec) };
+      return this.placedReport(order.orderId, entry);
     }
     entry.price = marketFill(spec, quote, entry.side, false, rng, maxSlippagePts);
     const limits = { maxSpreadPts: order.maxSpreadPts, maxDeviationPts: order.maxDeviationPts, slipToMarket: config?.profile?.slipToMarket ?? true };

@@ -3,7 +3,8 @@
  * 5 minutes, long-polls its orders (docs/bridge-protocol.md §6.2), reports a symbol's broker spec
  * the first time an order uses it, executes orders one at a time in the order received with a
  * broker latency, and reports every outcome — re-reporting instead of re-trading when an order is
- * delivered again.
+ * delivered again. Like the MQL slave EAs it refuses an OPEN / PENDING_OPEN past its `expiresAtMs`
+ * or while the bridge's config says close-only (position-book.ts), and logs close-only changes.
  */
 import type { SlaveConfig, SlaveHeartbeatResponse, SlaveOrder, SlavePollResponse } from "#contract";
 import { BridgeHttpError, type BridgeClient } from "../bridge-client/client.ts";
@@ -129,7 +130,7 @@ export class SlaveEa {
       status: "active",
       ...marginFields(equity, valuation(book.positions(), this.o.feed, leverage).margin, leverage),
     });
-    this.config = res.config;
+    this.setConfig(res.config);
     this.o.stats.heartbeats++;
     return res;
   }
@@ -207,8 +208,17 @@ export class SlaveEa {
     }
   }
 
+  /** Keeps the bridge's latest config; logs when close-only (protection) starts or ends. */
+  private setConfig(config: SlaveConfig): void {
+    const was = this.config?.closeOnly ?? false;
+    if (config.closeOnly !== was) {
+      this.o.log.event(this.o.name, config.closeOnly ? "close-only: the bridge stopped new positions for this account; modifies and closes still run" : "close-only lifted: new positions are copied again");
+    }
+    this.config = config;
+  }
+
   private accept(res: SlavePollResponse): void {
-    this.config = res.config;
+    this.setConfig(res.config);
     for (const order of res.orders) {
       if (this.inQueue.has(order.orderId)) continue;
       if (!this.o.book.hasExecuted(order.orderId)) this.o.stats.ordersReceived++;

@@ -365,6 +365,8 @@ bool CbParseOrders(CbJson &j,CbOrder &orders[])
       orders[i].maxDeviationPts=(int)j.Int(p+"maxDeviationPts",-1);
       orders[i].createdAtMs=j.Int(p+"createdAtMs",0);
       orders[i].deliveryCount=(int)j.Int(p+"deliveryCount",1);
+      //--- unix ms (13 digits): read as a long, never through a double
+      orders[i].expiresAtMs=j.Int(p+"expiresAtMs",0);
      }
    return(true);
   }
@@ -388,9 +390,10 @@ string CbJoinArray(CbJson &j,const string path)
 
 //+------------------------------------------------------------------+
 //| The bridge's slave config (`base` = "config" of a heartbeat or   |
-//| poll answer) into p: riskEnabled, maxSpreadPts, maxDeviationPts  |
-//| and, when config.profile is not null, the profile fields         |
-//| (p.present = true). False when there is no config object.        |
+//| poll answer) into p: riskEnabled, maxSpreadPts, maxDeviationPts, |
+//| closeOnly (false when absent) and, when config.profile is not    |
+//| null, the profile fields (p.present = true). False when there is |
+//| no config object.                                                |
 //+------------------------------------------------------------------+
 bool CbParseProfile(CbJson &j,const string base,CbProfile &p)
   {
@@ -400,6 +403,7 @@ bool CbParseProfile(CbJson &j,const string base,CbProfile &p)
    p.riskEnabled=j.Bool(b+"riskEnabled",false);
    p.maxSpreadPts=(int)j.Int(b+"maxSpreadPts",-1);
    p.maxDeviationPts=(int)j.Int(b+"maxDeviationPts",-1);
+   p.closeOnly=j.Bool(b+"closeOnly",false);
    p.present=(j.Type(b+"profile")==CB_JSON_OBJECT);
    if(!p.present)
       return(true);

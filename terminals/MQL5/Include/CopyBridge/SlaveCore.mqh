@@ -9,6 +9,13 @@
 //|  - marked executing (crash mid-execution) → the book is searched  |
 //|    for the copy (magic + comment cb:<masterTicket>) first: never  |
 //|    open twice;                                                    |
+//|  - OPEN / PENDING_OPEN past its expiresAtMs (TimeGMT-based, unix  |
+//|    ms) → the book is searched for the copy as above (a redelivery |
+//|    after a crash reports what was done), else `rejected` "Signal  |
+//|    expired: older than its lifetime", no broker request;          |
+//|  - OPEN / PENDING_OPEN while the bridge's config.closeOnly is set |
+//|    → `rejected` "Close-only: the account takes no new positions", |
+//|    no broker request (MODIFY, CLOSE, PENDING_*, CLOSE_ALL run);   |
 //|  - profile checks on opens (symbol whitelist / blacklist, trading |
 //|    hours in broker time, minimum equity, maximum spread), the     |
 //|    symbol's spec sent to /v1/slave/symbols when new or changed,   |
@@ -46,6 +53,9 @@
 #define CB_SLAVE_ORDER_KEEP_SEC   86400     // reported orders remembered this long (s)
 #define CB_SLAVE_MAP_KEEP_SEC     2592000   // masterTicket → slaveTicket kept 30 days (s)
 #define CB_SLAVE_POLL_LIMIT       50        // orders per poll answer
+
+#define CB_SLAVE_EXPIRED_MSG    "Signal expired: older than its lifetime"
+#define CB_SLAVE_CLOSE_ONLY_MSG "Close-only: the account takes no new positions"
 
 //--- day of week of a time (0 = Sunday … 6 = Saturday)
 int CbDayOfWeek(const datetime t) { return((int)((((long)t/86400)+4)%7)); }
@@ -86,6 +96,10 @@ int CbMinutesOf(const string hhmm)
       return(-1);
    return(h*60+m);
   }
+
+//--- now as unix ms (UTC) from TimeGMT(): whole seconds × 1000 (an order is expired only once
+//--- this is past its expiresAtMs, so the check is at most 999 ms lenient, never early)
+long CbNowMs(void) { return((long)TimeGMT()*1000); }
 
 //--- s without spaces
 string CbNoSpaces(const string s)
@@ -294,11 +308,21 @@ private:
          m_lastLogged="";
         }
      }
+   //--- keeps the bridge's config of a heartbeat / poll answer; logs close-only changes
    void              ReadConfig(CbJson &j)
      {
       CbProfile p;
-      if(CbParseProfile(j,"config",p))
-         m_cfg=p;
+      if(!CbParseProfile(j,"config",p))
+         return;
+      if(p.closeOnly!=m_cfg.closeOnly)
+        {
+         if(p.closeOnly)
+            CbLogInfo("close-only: the bridge stopped new positions for this account (protection); modifies and closes are still executed");
+         else
+            CbLogInfo("close-only lifted: new positions are copied again");
+        }
+      m_cfg=p;
+      m_status.SetCloseOnly(p.closeOnly);
      }
    void              Heartbeat(void)
      {
@@ -659,6 +683,31 @@ private:
          out.fillTime=(double)TimeGMT();
          Finish(o,out,false);
          return;
+        }
+      //--- expiry and close-only: refused before anything touches the broker
+      if(action=="OPEN" || action=="PENDING_OPEN")
+        {
+         bool expired=(o.expiresAtMs>0 && CbNowMs()>o.expiresAtMs);
+         //--- an expired order may be a redelivery of one executed before a crash whose state
+         //--- was lost: report the copy in the book when there is one (as Recover does)
+         if(expired && kind!="executing" && Recover(o,state,out))
+           {
+            Finish(o,out,false);
+            return;
+           }
+         string refused="";
+         if(expired)
+            refused=CB_SLAVE_EXPIRED_MSG;
+         else
+            if(m_cfg.closeOnly)
+               refused=CB_SLAVE_CLOSE_ONLY_MSG;
+         if(refused!="")
+           {
+            CbOutcomeFail(out,"rejected",0,refused);
+            out.fillTime=(double)TimeGMT();
+            Finish(o,out,false);
+            return;
+           }
         }
       CbProfile p;
       Effective(p);

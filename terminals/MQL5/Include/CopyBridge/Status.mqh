@@ -4,7 +4,8 @@
 //| with a verbosity: 0 errors only, 1 info, 2 debug.                 |
 //| Chart line:                                                       |
 //|  CopyBridge <Master|Slave> <MT4|MT5> | <connected|ERROR: …> |     |
-//|  last heartbeat HH:MM:SS | orders today N                         |
+//|  [close-only | ]last heartbeat HH:MM:SS | orders today N          |
+//| (close-only: slave only, while the bridge's config says so).      |
 //| Edit the MQL5 copy, then `npm run terminals:sync`.                |
 //+------------------------------------------------------------------+
 #ifndef COPYBRIDGE_STATUS_MQH
@@ -60,6 +61,7 @@ private:
    bool              m_connected;     // at least one answer from the bridge
    datetime          m_lastHeartbeat; // local time of the last acknowledged heartbeat, 0 = never
    int               m_ordersToday;
+   bool              m_closeOnly;     // the bridge put the account in close-only
    datetime          m_day;           // start of the local day the counter belongs to
    string            m_shown;
 
@@ -83,6 +85,7 @@ public:
       m_connected=false;
       m_lastHeartbeat=0;
       m_ordersToday=0;
+      m_closeOnly=false;
       m_day=0;
       m_shown="";
      }
@@ -101,6 +104,10 @@ public:
    string            Error(void) const { return(m_error); }
    //--- records an acknowledged heartbeat now (local time)
    void              HeartbeatOk(void) { m_lastHeartbeat=TimeLocal(); SetConnected(); }
+   //--- shows "close-only" on the line while on (the bridge refuses new opens for the account)
+   void              SetCloseOnly(const bool on) { m_closeOnly=on; }
+   //--- true while "close-only" is shown
+   bool              CloseOnly(void) const { return(m_closeOnly); }
    //--- counts one executed order (the counter restarts each local day)
    void              AddOrder(void) { RollDay(); m_ordersToday++; }
    //--- orders counted today
@@ -118,6 +125,8 @@ public:
       string hb="never";
       if(m_lastHeartbeat>0)
          hb=TimeToString(m_lastHeartbeat,TIME_SECONDS);
+      if(m_closeOnly)
+         state=state+" | close-only";
       return("CopyBridge "+m_role+" "+m_platform+" | "+state+" | last heartbeat "+hb+
              " | orders today "+IntegerToString(m_ordersToday));
      }

@@ -134,6 +134,7 @@ struct CbOrder
    int               maxDeviationPts;  // points, -1 when null (no limit)
    long              createdAtMs;      // unix ms
    int               deliveryCount;    // 1 on first delivery
+   long              expiresAtMs;      // unix ms after which an OPEN/PENDING_OPEN must not run, 0 when null
                      CbOrder(void)
      {
       orderId="";
@@ -161,6 +162,7 @@ struct CbOrder
       maxDeviationPts=-1;
       createdAtMs=0;
       deliveryCount=0;
+      expiresAtMs=0;
      }
   };
 
@@ -197,7 +199,8 @@ struct CbOutcome
   };
 
 //--- effective EA profile: config.profile of the bridge merged with the local inputs
-//--- (SlaveCore decides which wins), plus riskEnabled / maxSpreadPts / maxDeviationPts
+//--- (SlaveCore decides which wins), plus riskEnabled / maxSpreadPts / maxDeviationPts /
+//--- closeOnly of the bridge's config
 struct CbProfile
   {
    bool              present;          // config.profile was not null
@@ -212,6 +215,7 @@ struct CbProfile
    bool              riskEnabled;      // config.riskEnabled
    int               maxSpreadPts;     // points, -1 = no limit
    int               maxDeviationPts;  // points (slippage allowed on market orders), -1 = none
+   bool              closeOnly;        // config.closeOnly: refuse OPEN / PENDING_OPEN (protection)
                      CbProfile(void)
      {
       present=false;
@@ -226,6 +230,7 @@ struct CbProfile
       riskEnabled=false;
       maxSpreadPts=-1;
       maxDeviationPts=-1;
+      closeOnly=false;
      }
   };
 
