@@ -1,0 +1,13 @@
+/**
+ * The copy engine's pure decision core (docs/architecture.md "Copy engine"): plan an open, plan a
+ * follow-up, size and normalise volumes, filter, apply a report to a copy's link, decide when a
+ * signal is complete. No I/O: time, state and settings come in as arguments.
+ */
+export * from "./types.ts";
+export { floorToStep, ceilToStep, normaliseVolume, closeVolume, remainingVolume, type VolumeBounds, type NormalisedVolume } from "./volume.ts";
+export { sizeVolume, type SizedVolume } from "./sizing.ts";
+export { inTradingHours, brokerTimeLabel, magicMatches, reverseOrder, inSymbolList, type ReversibleOrder } from "./filters.ts";
+export { planOpen } from "./plan-open.ts";
+export { planFollow, type FollowOrder, type FollowPlan } from "./plan-follow.ts";
+export { linkAfterReport, closeAllLinks, isSignalComplete, type CopyLink, type LinkOrder, type LinkReport, type LinkChange, type CloseAllPlan } from "./copy-state.ts";
+export { slippagePoints, opposite } from "./slippage.ts";
