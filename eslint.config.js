@@ -3,6 +3,8 @@ import { readdirSync, existsSync } from "node:fs";
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
+import { importX } from "eslint-plugin-import-x";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import globals from "globals";
 
 const webFeaturesDir = new URL("./web/src/features/", import.meta.url);
@@ -64,6 +66,50 @@ export default tseslint.config(
       ],
     },
   })),
+  // No import cycles on the server or the web (conventions "Boundaries are linted on the server
+  // too"). Type-only imports count too: a cycle of types still ties the features together.
+  {
+    files: ["server/**/*.ts", "web/src/**/*.{ts,tsx}"],
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/extensions": [".ts", ".tsx", ".js", ".mjs"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+      "import-x/resolver-next": [createTypeScriptImportResolver({ project: ["tsconfig.json", "web/tsconfig.json"], noWarnOnMultipleProjects: true })],
+    },
+    rules: {
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+    },
+  },
+  // The copy engine's pure decision core (server/features/copy-engine/domain): no database,
+  // Fastify, realtime, HTTP or Node I/O — only #contract, big.js and its own modules.
+  {
+    files: ["server/features/copy-engine/domain/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "fastify", message: "domain/ is pure: no Fastify." },
+            { name: "pg", message: "domain/ is pure: no database." },
+            { name: "@electric-sql/pglite", message: "domain/ is pure: no database." },
+            ...["fs", "path", "crypto", "child_process", "net", "http", "https", "os", "worker_threads", "timers"].map((name) => ({
+              name,
+              message: "domain/ is pure: no Node I/O (time and ids come in as arguments).",
+            })),
+          ],
+          patterns: [
+            { group: ["drizzle-orm", "drizzle-orm/*"], message: "domain/ is pure: no database (load in store/, pass the state in)." },
+            { group: ["fastify", "fastify/*", "@fastify/*", "fastify-*"], message: "domain/ is pure: no Fastify." },
+            { group: ["**/db/**", "**/db", "../../../db/*"], message: "domain/ is pure: no database (load in store/, pass the state in)." },
+            { group: ["**/realtime/**", "**/realtime"], message: "domain/ is pure: no realtime (publish from the operation, not the domain)." },
+            { group: ["**/http/**", "**/http"], message: "domain/ is pure: no HTTP (return a verdict; the caller maps it to an error)." },
+            { group: ["node:*"], message: "domain/ is pure: no Node I/O (time and ids come in as arguments)." },
+            { group: ["../*", "!../domain", "!../domain/*", "../**/*"], message: "domain/ imports only #contract, big.js and its own modules." },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ["**/*.test.ts", "**/*.test.tsx", "e2e/**/*.ts", "tools/**/*.ts"],
     rules: {

@@ -11,7 +11,7 @@ import { startBackgroundWork } from "./jobs/start-jobs.ts";
 import type { AppContext } from "./http/context.ts";
 import { RealtimeHub } from "./realtime/hub.ts";
 import { SecretBox } from "./features/api-keys/secret-box.ts";
-import { OrderDelivery } from "./features/copy-engine/delivery.ts";
+import { OrderDelivery } from "./features/copy-engine/delivery/delivery.ts";
 import { DomainEvents } from "./events/domain-events.ts";
 
 async function main(): Promise<void> {

@@ -7,7 +7,7 @@ import type { Config } from "../config.ts";
 import type { Db, DatabaseKind } from "../db/client.ts";
 import type { RealtimeHub } from "../realtime/hub.ts";
 import type { SecretBox } from "../features/api-keys/secret-box.ts";
-import type { OrderDelivery } from "../features/copy-engine/delivery.ts";
+import type { OrderDelivery } from "../features/copy-engine/delivery/delivery.ts";
 import type { DomainEvents } from "../events/domain-events.ts";
 
 export interface AppContext {

@@ -10,7 +10,7 @@ import { runMigrations } from "../db/migrate.ts";
 import type { AppContext } from "../http/context.ts";
 import { RealtimeHub } from "../realtime/hub.ts";
 import { SecretBox } from "../features/api-keys/secret-box.ts";
-import { OrderDelivery } from "../features/copy-engine/delivery.ts";
+import { OrderDelivery } from "../features/copy-engine/delivery/delivery.ts";
 import { DomainEvents } from "../events/domain-events.ts";
 import { createTestDatabase, type DbKind, type TestDatabase } from "../../e2e/support/databases.ts";
 

@@ -1,6 +1,6 @@
 /** Column helpers shared by every table. */
 import { timestamp, uuid } from "drizzle-orm/pg-core";
-import { tenants } from "./tenancy.ts";
+import { tenants } from "./tenants.ts";
 
 /** A timestamptz column, read as a Date. */
 export const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });

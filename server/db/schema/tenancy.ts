@@ -1,15 +1,10 @@
 /** Organisations (tenants), their users and dashboard sessions. */
-import { boolean, index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, tenantRef, ts } from "./columns.ts";
 
-export const tenants = pgTable("tenants", {
-  id: uuid("id").primaryKey().defaultRandom(),
-  name: text("name").notNull(),
-  slug: text("slug").notNull().unique(),
-  /** Set by pause-all / panic-stop; cleared when a slave is enabled again. */
-  copyPaused: boolean("copy_paused").notNull().default(false),
-  createdAt: createdAt(),
-});
+// The tenants table lives in tenants.ts: columns.ts's tenantRef() references it, and importing it
+// from here would make columns.ts ↔ tenancy.ts an import cycle.
+export { tenants } from "./tenants.ts";
 
 export const users = pgTable(
   "users",

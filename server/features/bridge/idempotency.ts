@@ -2,7 +2,8 @@
  * Idempotency of master signal requests (docs/bridge-protocol.md §4.2). `idempotencyKey` is unique
  * per tenant and remembered for 24 h:
  * - first request: an `in_flight` marker is committed, then the work and the `done` record with
- *   its response are committed in one transaction (completeIdempotent runs inside it);
+ *   its response are committed in one transaction (the copy engine folds the completion, a value
+ *   the master routes hand it, into its write: db/idempotency-completion.ts);
  * - same key + same request → the stored response; same key + different request → 422;
  * - same key while in flight → 409 `in_flight` (a marker older than 30 s is taken over: its
  *   request died before finishing, and nothing of it was committed).
@@ -58,19 +59,6 @@ export async function beginIdempotent(relaxedDb: Db, tenantId: string, key: stri
     throw new AppError("in_flight", "A request with this idempotencyKey is still being processed; retry shortly");
   }
   return { kind: "replay", status: row.responseStatus, body: row.responseBody };
-}
-
-/**
- * Inside the work's transaction: the (unexecuted) update that records the response the key
- * answers from now on. Returned as a query so the caller can fold it into the statement that
- * writes the work itself (copy-engine/record-event.ts), one round trip fewer.
- */
-export function completeIdempotent(tx: Db, tenantId: string, key: string, status: number, body: unknown) {
-  return tx
-    .update(idempotencyKeys)
-    .set({ state: "done", responseStatus: status, responseBody: body })
-    .where(and(eq(idempotencyKeys.tenantId, tenantId), eq(idempotencyKeys.key, key)))
-    .returning({ key: idempotencyKeys.key });
 }
 
 /** The work failed: drop the marker so a retry can run. */

@@ -79,7 +79,14 @@ export function registerMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
       const begun = begin.value;
       if (begun.kind === "replay") return reply.status(begun.status).send(begun.body);
       try {
-        const { body, effects } = await processSignalEvent(ctx, { tenantId: auth.tenantId, master, event, receivedAt });
+        const { body, effects } = await processSignalEvent(ctx, {
+          tenantId: auth.tenantId,
+          master,
+          event,
+          receivedAt,
+          // The marker begun above: the copy engine completes it in the same write as the work.
+          idempotency: { tenantId: auth.tenantId, key },
+        });
         publishEffects(ctx, auth.tenantId, effects);
         return reply.status(201).send(body);
       } catch (err) {

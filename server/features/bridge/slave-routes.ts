@@ -22,7 +22,7 @@ import { ofTenant } from "../../db/scope.ts";
 import type { AppContext } from "../../http/context.ts";
 import { applyReport } from "../copy-engine/apply-report.ts";
 import { publishEffects } from "../copy-engine/effects.ts";
-import { orderSource, pollOrders } from "../copy-engine/slave-delivery.ts";
+import { orderSource, pollOrders } from "../copy-engine/delivery/slave-delivery.ts";
 import { findRiskLimit } from "../risk/queries.ts";
 import { toSlaveConfig } from "../risk/slave-config.ts";
 import { apiKeyAuthOf } from "./auth.ts";
@@ -58,7 +58,8 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
       copyPaused: paused,
       status: account.status,
       pendingOrders: pending?.n ?? 0,
-      config: toSlaveConfig(slave, limit),
+      // closeOnly as this heartbeat left it (protection may have just tripped or cleared it).
+      config: toSlaveConfig({ settings: slave.settings, closeOnlyCode: account.closeOnly?.code ?? null }, limit),
     };
     return body;
   });

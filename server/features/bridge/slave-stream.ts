@@ -9,7 +9,7 @@ import type { WebSocket } from "ws";
 import { z } from "zod";
 import type { SlaveOrder } from "#contract";
 import type { AppContext } from "../../http/context.ts";
-import { claimOrders } from "../copy-engine/slave-delivery.ts";
+import { claimDeliverable } from "../copy-engine/delivery/slave-delivery.ts";
 import { apiKeyAuthOf } from "./auth.ts";
 import { resolveSlaveAccount } from "./terminal-account.ts";
 
@@ -32,7 +32,7 @@ export function registerSlaveStream(app: FastifyInstance, ctx: AppContext): void
         .then(async (slave) => {
           // Hand-outs pushed here are recorded by OrderDelivery.handOut.
           detach = ctx.delivery.attachStream(slave.id, { send });
-          send(await claimOrders(ctx.relaxedDb, auth.tenantId, slave.id, { redeliver: true, limit: 500 }));
+          send(await claimDeliverable(ctx, auth.tenantId, slave.id, { redeliver: true, limit: 500 }));
         })
         .catch((err: unknown) => {
           request.log.warn({ err }, "slave stream refused");

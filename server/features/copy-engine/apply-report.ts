@@ -12,26 +12,27 @@
  *   ticket, price, volume, time, profit or error code) is 409 `conflict`.
  * Slippage is positive when the fill is better for the trader than the master's price, for opens
  * and closes alike: the side of a close's fill is the opposite of the position's side.
+ * Reads as load → decide → write: store/report-store.ts loads the order and the copy's link,
+ * domain/copy-state.ts decides the link (linkAfterReport, closeAllLinks), the store writes both,
+ * store/completion-store.ts ends the signals now complete (isSignalComplete); the caller publishes
+ * the effects after commit.
  */
 import { createHash } from "node:crypto";
 import Big from "big.js";
-import { eq, sql } from "drizzle-orm";
 import type { ExecutionReportResponse, ExecutionStatus, Side, executionReportSchema } from "#contract";
 import { SUCCESS_EXECUTION_STATUSES } from "#contract";
 import type { z } from "zod";
 import type { Db } from "../../db/client.ts";
-import { executions, signalEvents } from "../../db/schema.ts";
-import { ofTenantById } from "../../db/scope.ts";
 import type { AppContext } from "../../http/context.ts";
 import { conflict, notFound } from "../../http/errors.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
 import { writeAuditLog } from "../audit/write-audit-log.ts";
 import type { ExecutionRow } from "../signals/mappers.ts";
+import { closeAllLinks, linkAfterReport, opposite, slippagePoints, type LinkChange } from "./domain/index.ts";
 import { emptyEffects, type CopyEffects } from "./effects.ts";
 import { isSuspectFill } from "./fill-band.ts";
-import { opposite, slippagePoints } from "./rules.ts";
-import { updatePositionLinks } from "./position-links.ts";
-import { completeSignalsIfDone } from "./signal-completion.ts";
+import { completeSignalsIfDone } from "./store/completion-store.ts";
+import { loadCopyLink, loadReportOrder, loadSlaveCopies, lockSignalReports, writeCloseAll, writeReport, type ReportedOutcome } from "./store/report-store.ts";
 
 type Report = z.output<typeof executionReportSchema>;
 
@@ -73,13 +74,8 @@ export async function applyReport(
   const tenantId = account.tenantId;
   // Relaxed commit: a report lost in a database crash is recovered by redelivery + re-report.
   return ctx.relaxedDb.transaction(async (tx: Db) => {
-    const [exec] = await tx
-      .select({ row: executions, receivedAt: signalEvents.receivedAt })
-      .from(executions)
-      .leftJoin(signalEvents, eq(signalEvents.id, executions.eventId))
-      .where(ofTenantById(executions, tenantId, report.orderId, eq(executions.slaveAccountId, account.id)))
-      .for("update", { of: executions })
-      .limit(1);
+    // Load the order.
+    const exec = await loadReportOrder(tx, tenantId, account.id, report.orderId);
     if (!exec) throw notFound("Order");
     const current = exec.row;
     const effects = emptyEffects();
@@ -98,43 +94,55 @@ export async function applyReport(
       }
     }
 
-    // Reports of one signal's copies are applied one at a time: each decides whether the signal is
-    // complete from the other copies' state, and two concurrent transactions would each still see
-    // the other's copy open (READ COMMITTED), so neither would end the signal. The lock is held
-    // until commit; later statements of a waiting report then see the committed copies.
-    if (current.signalId) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${current.signalId}, 1))`);
+    // Reports of one signal's copies are applied one at a time (see lockSignalReports); the
+    // copy's link is read under that lock.
+    if (current.signalId) await lockSignalReports(tx, current.signalId);
+    const { link, openingVolume } = await loadCopyLink(tx, current);
 
+    // Decide: the order's outcome and the copy's link.
     const fillTime = report.fillTime ? new Date(report.fillTime * 1000) : isSuccess(report.status) ? now : null;
     const start = exec.receivedAt ?? current.createdAt;
-    const [updated] = await tx
-      .update(executions)
-      .set({
-        status: report.status,
-        slaveTicket: report.slaveTicket ?? current.slaveTicket,
-        fillPrice: report.fillPrice ?? current.fillPrice,
-        fillTime: fillTime ?? current.fillTime,
-        point: report.point ?? current.point,
-        profit: report.profit ?? current.profit,
-        errorCode: report.errorCode ?? null,
-        errorMessage: report.errorMessage ?? (isSuccess(report.status) ? null : current.errorMessage),
-        latencyMs: Math.max(0, now.getTime() - start.getTime()),
-        slippagePts: slippageOf(current, report),
-        reportedAt: now,
-        reportHash: hash,
-        reportSignature: opts.signature,
-        leaseUntil: null,
-      })
-      .where(eq(executions.id, current.id))
-      .returning();
-    if (!updated) throw new Error("execution update returned nothing");
+    const outcome: ReportedOutcome = {
+      status: report.status,
+      slaveTicket: report.slaveTicket ?? current.slaveTicket,
+      fillPrice: report.fillPrice ?? current.fillPrice,
+      fillTime: fillTime ?? current.fillTime,
+      point: report.point ?? current.point,
+      profit: report.profit ?? current.profit,
+      errorCode: report.errorCode ?? null,
+      errorMessage: report.errorMessage ?? (isSuccess(report.status) ? null : current.errorMessage),
+      latencyMs: Math.max(0, now.getTime() - start.getTime()),
+      slippagePts: slippageOf(current, report),
+      reportedAt: now,
+      reportHash: hash,
+      reportSignature: opts.signature,
+      leaseUntil: null,
+    };
+    const change: LinkChange = linkAfterReport(
+      link,
+      { action: current.action as LinkOrderAction, volume: current.volume, slaveTicket: outcome.slaveTicket ?? null },
+      openingVolume,
+      { status: report.status, volume: report.volume ?? null, remainingTicket: report.remainingTicket ?? null },
+      current.slaveTicket,
+    );
 
-    const touched = await updatePositionLinks(tx, updated, report, current.slaveTicket, now);
+    // Write.
+    const updated = await writeReport(tx, current, outcome, change, now);
+    const touched: (string | null)[] = change.checkSignal ? [updated.signalId] : [];
+    if (updated.action === "CLOSE_ALL" && report.status === "closed") {
+      const copies = await loadSlaveCopies(tx, tenantId, updated.slaveAccountId);
+      const plan = closeAllLinks(copies.links, copies.unreportedOpenSignalIds);
+      await writeCloseAll(tx, tenantId, updated.slaveAccountId, plan, now);
+      touched.push(...plan.touchedSignalIds);
+    }
     effects.executions.push(updated);
     effects.closedSignalIds.push(...(await completeSignalsIfDone(tx, tenantId, [updated.signalId, ...touched], now)));
     await writeAuditLog(tx, auditOf(account, updated, report, suspectFill(current, report)));
     return { body: { ok: true, duplicate: false, executionId: updated.id, status: updated.status }, effects };
   });
 }
+
+type LinkOrderAction = Parameters<typeof linkAfterReport>[1]["action"];
 
 /** A fill price outside the plausibility band of the order's master price (fill-band.ts). */
 const suspectFill = (exec: Pick<ExecutionRow, "price">, report: Pick<Report, "fillPrice">): boolean =>

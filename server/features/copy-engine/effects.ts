@@ -1,13 +1,15 @@
 /**
  * What a committed copy-engine transaction must announce: orders to hand to waiting slave EAs and
  * `{type, data}` messages for the tenant's dashboards (spec §4: new_signal, execution_result,
- * trade_closed). Collected inside the transaction, published only after it commits.
+ * trade_closed). Collected inside the transaction, published only after it commits — the last step
+ * of every operation (load → decide → write → publish).
  */
 import type { Execution, Signal, SlaveOrder } from "#contract";
 import type { AppContext } from "../../http/context.ts";
 import { toExecution, toSignal, type ExecutionRow, type SignalRow } from "../signals/mappers.ts";
-import { toSlaveOrder } from "./order-mapper.ts";
-import { handOutRecorder } from "./slave-delivery.ts";
+import { expireUndelivered, hasExpiredUndelivered } from "./delivery/expiry.ts";
+import { handOutRecorder } from "./delivery/hand-out.ts";
+import { toSlaveOrder } from "./delivery/order-mapper.ts";
 
 export interface CopyEffects {
   newSignals: SignalRow[];
@@ -21,10 +23,19 @@ export interface CopyEffects {
 
 export const emptyEffects = (): CopyEffects => ({ newSignals: [], updatedSignals: [], executions: [], orders: [], closedSignalIds: [] });
 
-/** Offers the orders first (the latency-critical part), then tells the dashboards. */
-export function publishEffects(ctx: AppContext, tenantId: string, e: CopyEffects): void {
+/**
+ * Offers the orders first (the latency-critical part), then tells the dashboards. An order whose
+ * lifetime already ended (`expires_at` ≤ now; it was never handed out) is not offered: its slave's
+ * expired orders are rejected instead (delivery/expiry.ts) and that result published.
+ */
+export function publishEffects(ctx: AppContext, tenantId: string, e: CopyEffects, now = Date.now()): void {
   const bySlave = new Map<string, SlaveOrder[]>();
+  const expiredSlaves = new Set<string>();
   for (const o of e.orders) {
+    if (o.deliveryCount === 0 && o.expiresAt && o.expiresAt.getTime() <= now) {
+      expiredSlaves.add(o.slaveAccountId);
+      continue;
+    }
     const list = bySlave.get(o.slaveAccountId) ?? [];
     // Offered orders are handed out for the first time: their delivery count becomes 1.
     list.push({ ...toSlaveOrder(o), deliveryCount: o.deliveryCount + 1 });
@@ -37,6 +48,23 @@ export function publishEffects(ctx: AppContext, tenantId: string, e: CopyEffects
   for (const x of e.executions) ctx.hub.publish(tenantId, { type: "execution_result", data: toExecution(x) });
   for (const id of e.closedSignalIds) ctx.hub.publish(tenantId, { type: "trade_closed", data: { signalId: id } });
   if (e.executions.length > 0) ctx.events.emit("executions", { tenantId, rows: e.executions });
+  for (const accountId of expiredSlaves) {
+    expireAndPublish(ctx, tenantId, accountId).catch((err: unknown) => console.warn("expiring undelivered orders failed:", err));
+  }
+}
+
+/**
+ * Rejects the slave's orders that expired before their first hand-out and publishes the result
+ * (execution_result, trade_closed). Waits for the account's in-memory hand-outs to be recorded
+ * first, so an order just handed out is never taken for an undelivered one. Returns how many
+ * orders expired.
+ */
+export async function expireAndPublish(ctx: AppContext, tenantId: string, accountId: string, now = new Date()): Promise<number> {
+  await ctx.delivery.recorded(accountId);
+  if (!(await hasExpiredUndelivered(ctx.db, tenantId, accountId, now))) return 0;
+  const expired = await expireUndelivered(ctx.db, tenantId, accountId, now);
+  publishEffects(ctx, tenantId, { ...emptyEffects(), executions: expired.executions, closedSignalIds: expired.closedSignalIds });
+  return expired.executions.length;
 }
 
 export type { Execution, Signal };

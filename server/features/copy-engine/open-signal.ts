@@ -1,106 +1,127 @@
 /**
- * A master OPEN or PENDING_OPEN: a new signal for the ticket and, for every slave, an order or a
- * rejected execution (decideOpen). Runs inside processSignalEvent's transaction, which records
- * the plan (record-event.ts).
+ * A master OPEN or PENDING_OPEN: claim the ticket (a new signal), load every slave's state
+ * (store/open-store.ts), decide each slave's copy (domain planOpen), and build the rows the outbox
+ * write records (store/record-event.ts, run by process-signal.ts):
+ * - `order` → a pending execution with the plan's side, type, SL/TP, volume, requested volume,
+ *   expiry (`expires_at`) and whether default symbol specs were used (`default_spec`);
+ * - `reject` → a rejected execution with `reason_code` and the reason as its error message, and a
+ *   warning audit entry;
+ * - `skip` → nothing recorded for the slave; the master's audit entry lists it in
+ *   `metadata.skips` ({ accountId, code, reason }) and counts it in `skippedSlaves`.
  */
 import type { SignalEvent } from "#contract";
 import type { Db } from "../../db/client.ts";
-import { signals } from "../../db/schema.ts";
-import { isUniqueViolation } from "../../db/errors.ts";
-import { conflict, invalidField } from "../../http/errors.ts";
+import { invalidField } from "../../http/errors.ts";
 import type { AuditEntry } from "../audit/write-audit-log.ts";
-import type { SignalRow } from "../signals/mappers.ts";
-import { decideOpen } from "./rules.ts";
-import { loadSlaveStates } from "./slave-states.ts";
+import { planOpen, type MasterOpen } from "./domain/index.ts";
 import type { EventPlan, SignalEventInput } from "./process-signal.ts";
-import type { NewExecution } from "./record-event.ts";
+import { claimSignal, loadOpenContext } from "./store/open-store.ts";
+import type { NewExecution } from "./store/record-event.ts";
 
 /** Comment every copied order carries, so an EA can find a copy by its master ticket. */
 export const copyComment = (masterTicket: string) => `cb:${masterTicket}`.slice(0, 31);
 
+/** The wire event as the domain's master open; `eventTimeMs` = the master's event time (`ts` × 1000). */
+export function masterOpenOf(event: SignalEvent): MasterOpen {
+  const order = event.order;
+  return {
+    type: event.type === "OPEN" ? "OPEN" : "PENDING_OPEN",
+    ticket: order.ticket,
+    symbol: order.symbol,
+    side: order.side,
+    orderType: order.orderType,
+    volume: order.volume as string,
+    price: order.price as string,
+    stopLimitPrice: order.stopLimitPrice ?? null,
+    sl: order.sl,
+    tp: order.tp,
+    magic: event.master.magic ?? null,
+    eventTimeMs: event.ts * 1000,
+  };
+}
+
+/**
+ * Plans a master open inside processSignalEvent's transaction. Errors: 400 for an event that
+ * cannot open (volume/price ≤ 0, wrong order type for the route); 409 when the ticket is open.
+ */
 export async function openSignal(tx: Db, input: SignalEventInput): Promise<EventPlan> {
   const { event, tenantId, master, copyPaused, receivedAt, eventId } = input;
-  const order = event.order;
   assertOpenable(event);
-  const volume = order.volume as string;
-  const price = order.price as string;
+  const open = masterOpenOf(event);
 
-  // The partial unique index on live tickets answers "already open" without an extra query.
-  const [signal] = await tx
-    .insert(signals)
-    .values({
-      tenantId,
-      masterAccountId: master.id,
-      masterTicket: order.ticket,
-      symbol: order.symbol,
-      side: order.side,
-      orderType: order.orderType,
-      volume,
-      openVolume: volume,
-      price,
-      stopLimitPrice: order.stopLimitPrice ?? null,
-      sl: order.sl,
-      tp: order.tp,
-      comment: order.comment ?? null,
-      magic: event.master.magic ?? null,
-      openedAt: new Date(event.ts * 1000),
-      createdAt: receivedAt,
-    })
-    .returning()
-    .catch((err: unknown) => {
-      if (isUniqueViolation(err, "signals_tenant_active_ticket_key")) throw conflict(`Master ticket ${order.ticket} is already open`);
-      throw err;
-    });
-  if (!signal) throw new Error("signal insert returned nothing");
+  // Load.
+  const signal = await claimSignal(tx, tenantId, master.id, event, receivedAt);
+  const { master: masterState, slaves } = await loadOpenContext(tx, tenantId, master, open.symbol);
 
-  const states = await loadSlaveStates(tx, tenantId, order.symbol, receivedAt.toISOString().slice(0, 10));
-  const action = event.type === "OPEN" ? "OPEN" : "PENDING_OPEN";
+  // Decide and shape the rows.
   const rows: NewExecution[] = [];
   const audits: AuditEntry[] = [];
   const clamps: { accountId: string; requested: string; volume: string }[] = [];
-  for (const slave of states) {
-    const d = decideOpen({ symbol: order.symbol, volume, copyPaused }, slave);
-    if (d.kind === "skip") continue;
+  const skips: { accountId: string; code: string; reason: string }[] = [];
+  for (const slave of slaves) {
+    const plan = planOpen(open, masterState, slave, { copyPaused, nowMs: receivedAt.getTime() });
+    if (plan.kind === "skip") {
+      skips.push({ accountId: slave.accountId, code: plan.code, reason: plan.reason });
+      continue;
+    }
     const base = {
       tenantId,
       signalId: signal.id,
       eventId,
       slaveAccountId: slave.accountId,
-      action,
-      masterTicket: order.ticket,
-      symbol: d.symbol,
-      side: order.side,
-      orderType: order.orderType,
-      price,
-      stopLimitPrice: order.stopLimitPrice ?? null,
-      sl: order.sl,
-      tp: order.tp,
-      comment: copyComment(order.ticket),
-      magic: event.master.magic ?? null,
+      action: open.type,
+      masterTicket: open.ticket,
+      symbol: plan.symbol,
+      price: open.price,
+      stopLimitPrice: open.stopLimitPrice,
+      comment: copyComment(open.ticket),
+      magic: open.magic,
       createdAt: receivedAt,
     };
-    if (d.kind === "reject") {
-      rows.push({ ...base, status: "rejected", volume: d.volume, requestedVolume: d.volume, errorMessage: d.reason, reportedAt: receivedAt });
+    if (plan.kind === "reject") {
+      rows.push({
+        ...base,
+        side: open.side,
+        orderType: open.orderType,
+        sl: open.sl,
+        tp: open.tp,
+        status: "rejected",
+        volume: plan.volume,
+        requestedVolume: plan.volume,
+        errorMessage: plan.reason,
+        reasonCode: plan.code,
+        expiresAt: null,
+        defaultSpec: false,
+        reportedAt: receivedAt,
+      });
       audits.push({
         tenantId,
         level: "warning",
         category: "trade",
         source: "copy-engine",
-        message: `Copy of ${order.side} ${order.symbol} (ticket ${order.ticket}) blocked: ${d.reason}`,
+        message: `Copy of ${open.side} ${open.symbol} (ticket ${open.ticket}) blocked: ${plan.reason}`,
         accountId: slave.accountId,
         signalId: signal.id,
-        metadata: { reason: d.reason, symbol: d.symbol, volume: d.volume },
+        metadata: { reason: plan.reason, code: plan.code, symbol: plan.symbol, volume: plan.volume },
       });
       continue;
     }
-    if (d.clamped) clamps.push({ accountId: slave.accountId, requested: d.requestedVolume, volume: d.volume });
+    if (plan.clamped) clamps.push({ accountId: slave.accountId, requested: plan.requestedVolume, volume: plan.volume });
     rows.push({
       ...base,
+      side: plan.side,
+      orderType: plan.orderType,
+      sl: plan.sl,
+      tp: plan.tp,
+      price: plan.price,
+      stopLimitPrice: plan.stopLimitPrice,
       status: "pending",
-      volume: d.volume,
-      requestedVolume: d.requestedVolume,
-      maxSpreadPts: d.maxSpreadPts,
-      maxDeviationPts: d.maxDeviationPts,
+      volume: plan.volume,
+      requestedVolume: plan.requestedVolume,
+      maxSpreadPts: plan.maxSpreadPts,
+      maxDeviationPts: plan.maxDeviationPts,
+      expiresAt: new Date(plan.expiresAtMs),
+      defaultSpec: plan.defaultSpec,
     });
   }
   const pending = rows.filter((r) => r.status === "pending").length;
@@ -109,12 +130,12 @@ export async function openSignal(tx: Db, input: SignalEventInput): Promise<Event
     tenantId,
     category: "trade",
     source: "bridge",
-    message: `Master ${event.type} ${order.side} ${volume} ${order.symbol} @ ${price} (ticket ${order.ticket}): ${pending} order(s) queued, ${rejected} blocked`,
+    message: `Master ${event.type} ${open.side} ${open.volume} ${open.symbol} @ ${open.price} (ticket ${open.ticket}): ${pending} order(s) queued, ${rejected} blocked`,
     accountId: master.id,
     signalId: signal.id,
-    metadata: { eventId, externalId: event.id, orderType: order.orderType, sl: order.sl, tp: order.tp, clamps, skippedSlaves: states.length - rows.length },
+    metadata: { eventId, externalId: event.id, orderType: open.orderType, sl: open.sl, tp: open.tp, clamps, skippedSlaves: skips.length, skips },
   });
-  return { signal, newSignal: true, executions: rows, audits, endsWhenDone: false };
+  return { signal, newSignal: true, executions: rows, audits, endsWhenDone: false, signalChanges: null };
 }
 
 function assertOpenable(event: SignalEvent): void {
@@ -127,5 +148,3 @@ function assertOpenable(event: SignalEvent): void {
   }
   if (order.orderType === "STOP_LIMIT" && !order.stopLimitPrice) throw invalidField("order.stopLimitPrice", "STOP_LIMIT orders need stopLimitPrice");
 }
-
-export type { SignalRow };

@@ -5,9 +5,12 @@
  * Signal events of one tenant are serialised by an advisory transaction lock (limits such as
  * maxPositions are checked against a consistent count).
  *
- * Round trips are the cost on this path: the handler (open-signal.ts, follow-signal.ts) reads
- * and decides, then record-event.ts writes the event, the orders, the audit entries and the
- * idempotency record in one statement.
+ * Each event reads as load → decide → write → publish: the handler (open-signal.ts,
+ * follow-signal.ts) loads through its store (store/open-store.ts, store/follow-store.ts) and
+ * decides with the pure core (domain/planOpen, domain/planFollow); store/record-event.ts then
+ * writes the event, the orders, the audit entries, the signal's new state and the idempotency
+ * record (a value the bridge hands in) in one statement; the caller publishes the effects
+ * (effects.ts) after commit.
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
@@ -16,13 +19,14 @@ import type { Db } from "../../db/client.ts";
 import { tenants } from "../../db/schema.ts";
 import type { AppContext } from "../../http/context.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
+import type { IdempotencyCompletion } from "../../db/idempotency-completion.ts";
 import type { AuditEntry } from "../audit/write-audit-log.ts";
 import type { ExecutionRow, SignalRow } from "../signals/mappers.ts";
 import { emptyEffects, type CopyEffects } from "./effects.ts";
 import { followSignal } from "./follow-signal.ts";
 import { openSignal } from "./open-signal.ts";
-import { recordEvent, type NewExecution } from "./record-event.ts";
-import { completeSignalsIfDone } from "./signal-completion.ts";
+import { recordEvent, type NewExecution, type SignalChanges } from "./store/record-event.ts";
+import { completeSignalsIfDone } from "./store/completion-store.ts";
 
 export interface SignalEventInput {
   tenantId: string;
@@ -33,6 +37,8 @@ export interface SignalEventInput {
   copyPaused: boolean;
   /** Id of the event row (generated before the handler runs: its orders and audits refer to it). */
   eventId: string;
+  /** The idempotency record the bridge began for this request: completed by the outbox write. */
+  idempotency: Pick<IdempotencyCompletion, "tenantId" | "key">;
 }
 
 /** What an event handler decided inside the transaction; record-event.ts writes it. */
@@ -44,6 +50,8 @@ export interface EventPlan {
   audits: AuditEntry[];
   /** A full master close or cancel: the signal ends at once if no slave holds a copy. */
   endsWhenDone: boolean;
+  /** A follow-up's new signal state, written with the outbox record (null for an open). */
+  signalChanges: SignalChanges | null;
 }
 
 /** What one event produced once recorded. */
@@ -57,6 +65,11 @@ export interface EventOutcome {
 
 export const SIGNAL_ACCEPTED_STATUS = 201;
 
+/**
+ * Turns one master event into slave orders in one transaction and returns the 201 body and the
+ * effects to publish after commit. `input.idempotency`: the key the bridge began (its completion
+ * with this body is part of the outbox write). Errors: 400/404/409 AppErrors from the handlers.
+ */
 export async function processSignalEvent(
   ctx: AppContext,
   input: Omit<SignalEventInput, "copyPaused" | "eventId">,
@@ -82,7 +95,8 @@ export async function processSignalEvent(
       receivedAt: input.receivedAt,
       executions: plan.executions,
       audits: plan.audits,
-      response: { status: SIGNAL_ACCEPTED_STATUS, body },
+      idempotency: { ...input.idempotency, status: SIGNAL_ACCEPTED_STATUS, body },
+      signalChanges: plan.signalChanges,
     });
     // Orders just queued keep the signal alive; only a close nobody holds ends it here.
     const closedSignalIds = plan.endsWhenDone && created.length === 0 ? await completeSignalsIfDone(tx, tenantId, [plan.signal.id], input.receivedAt) : [];

@@ -18,7 +18,7 @@ interface Waiter {
   resolve(orders: SlaveOrder[]): boolean;
 }
 
-/** Persists hand-outs (first delivery, lease); see slave-delivery.ts markOffered. */
+/** Persists hand-outs (first delivery, lease); see hand-out.ts markOffered. */
 export type HandOutRecorder = (orderIds: string[]) => Promise<void>;
 
 export class OrderDelivery {

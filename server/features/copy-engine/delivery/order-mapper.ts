@@ -1,6 +1,6 @@
 /** executions row → the order a slave EA receives (docs/bridge-protocol.md §6.2). */
 import type { OrderAction, OrderType, Side, SlaveOrder } from "#contract";
-import type { executions } from "../../db/schema.ts";
+import type { executions } from "../../../db/schema.ts";
 
 export type ExecutionRow = typeof executions.$inferSelect;
 

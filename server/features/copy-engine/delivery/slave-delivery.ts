@@ -4,20 +4,25 @@
  * in-process (delivery.ts) or found by a periodic re-check (orders created by another instance).
  * Delivery is at least once: an order stays pending until reported; a claim only sets a 10 s lease.
  */
-import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, not, or, sql } from "drizzle-orm";
 import type { SlaveOrder } from "#contract";
-import type { Db } from "../../db/client.ts";
-import { executions } from "../../db/schema.ts";
-import { ofTenant } from "../../db/scope.ts";
-import type { AppContext } from "../../http/context.ts";
-import type { HandOutRecorder, OrderDelivery } from "./delivery.ts";
+import type { Db } from "../../../db/client.ts";
+import { executions } from "../../../db/schema.ts";
+import { ofTenant } from "../../../db/scope.ts";
+import type { AppContext } from "../../../http/context.ts";
+import { expireAndPublish } from "../effects.ts";
+import type { OrderDelivery } from "./delivery.ts";
+import { expiredUndelivered } from "./expiry.ts";
+import { DELIVERY_LEASE_MS } from "./hand-out.ts";
 import { toSlaveOrder } from "./order-mapper.ts";
 
-export const DELIVERY_LEASE_MS = 10_000;
 const RECHECK_MS = 1_000;
 
-/** Claims up to `limit` deliverable orders (oldest first) and returns them with their new delivery count. */
-/** `relaxedDb`: see db/relaxed-commit.ts. */
+/**
+ * Claims up to `limit` deliverable orders (oldest first) and returns them with their new delivery
+ * count. An order that expired before its first hand-out is never claimed (delivery/expiry.ts
+ * rejects it). `relaxedDb`: see db/relaxed-commit.ts.
+ */
 export async function claimOrders(
   db: Db,
   tenantId: string,
@@ -29,7 +34,7 @@ export async function claimOrders(
   const candidates = db
     .select({ id: executions.id })
     .from(executions)
-    .where(ofTenant(executions, tenantId, and(eq(executions.slaveAccountId, accountId), eq(executions.status, "pending"), due)))
+    .where(ofTenant(executions, tenantId, and(eq(executions.slaveAccountId, accountId), eq(executions.status, "pending"), due, not(expiredUndelivered(now) ?? sql`false`))))
     .orderBy(asc(executions.createdAt), asc(executions.id))
     .limit(opts.limit)
     .for("update", { skipLocked: true });
@@ -44,29 +49,6 @@ export async function claimOrders(
     .returning();
   return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)).map(toSlaveOrder);
 }
-
-/**
- * Records, in one statement, the hand-out of orders offered in memory (delivery.ts handOut):
- * delivery count + 1, first delivery time, a lease. `relaxedDb`: a lost write only means the
- * order is handed out again, which the EA recognises by its orderId.
- */
-export async function markOffered(relaxedDb: Db, tenantId: string, orderIds: string[], now = new Date()): Promise<void> {
-  if (orderIds.length === 0) return;
-  await relaxedDb
-    .update(executions)
-    .set({
-      deliveryCount: sql`${executions.deliveryCount} + 1`,
-      deliveredAt: sql`coalesce(${executions.deliveredAt}, ${now.toISOString()}::timestamptz)`,
-      leaseUntil: new Date(now.getTime() + DELIVERY_LEASE_MS),
-    })
-    .where(ofTenant(executions, tenantId, inArray(executions.id, orderIds), eq(executions.status, "pending")));
-}
-
-/** The recorder handOut() uses for a tenant's orders. */
-export const handOutRecorder =
-  (relaxedDb: Db, tenantId: string): HandOutRecorder =>
-  (ids) =>
-    markOffered(relaxedDb, tenantId, ids);
 
 /**
  * Gives back leases taken by a claim whose poll had already been answered: the orders become
@@ -86,11 +68,38 @@ export interface OrderSource {
   release(orderIds: string[]): Promise<void>;
 }
 
-/** The database source of one slave account; a claim first waits for that account's hand-out records. */
-export const orderSource = (ctx: AppContext, tenantId: string, accountId: string, opts: { limit: number; redeliver: boolean }): OrderSource => ({
-  claim: () => ctx.delivery.recorded(accountId).then(() => claimOrders(ctx.relaxedDb, tenantId, accountId, opts)),
-  release: (ids) => releaseOrders(ctx.relaxedDb, tenantId, ids),
-});
+/**
+ * Claims the deliverable orders of a slave and, alongside, rejects and publishes its orders that
+ * expired before their first hand-out (effects.ts expireAndPublish, which waits for the account's
+ * in-memory hand-out records first; the claim never hands expired orders out anyway). Resolves
+ * once both are done. Used by the poll's first claim and by the stream.
+ */
+export async function claimDeliverable(ctx: AppContext, tenantId: string, accountId: string, opts: { redeliver: boolean; limit: number }): Promise<SlaveOrder[]> {
+  // Side by side: the claim never takes an expired order, so it need not wait for the expiry; a
+  // failed expiry only delays the rejection to the next poll.
+  const [orders] = await Promise.all([
+    claimOrders(ctx.relaxedDb, tenantId, accountId, opts),
+    expireAndPublish(ctx, tenantId, accountId).catch((err: unknown) => console.warn("expiring undelivered orders failed:", err)),
+  ]);
+  return orders;
+}
+
+/**
+ * The database source of one slave account; a claim first waits for that account's hand-out
+ * records. The first claim also expires undelivered orders past their lifetime (claimDeliverable);
+ * the periodic re-checks only claim (expired orders are never claimed).
+ */
+export const orderSource = (ctx: AppContext, tenantId: string, accountId: string, opts: { limit: number; redeliver: boolean }): OrderSource => {
+  let first = true;
+  return {
+    claim: () => {
+      const expire = first;
+      first = false;
+      return ctx.delivery.recorded(accountId).then(() => (expire ? claimDeliverable(ctx, tenantId, accountId, opts) : claimOrders(ctx.relaxedDb, tenantId, accountId, opts)));
+    },
+    release: (ids) => releaseOrders(ctx.relaxedDb, tenantId, ids),
+  };
+};
 
 function mergeOrders(a: SlaveOrder[], b: SlaveOrder[]): SlaveOrder[] {
   const seen = new Set(a.map((o) => o.orderId));
@@ -123,6 +132,8 @@ export async function pollOrders(
   }
   const onAbort = () => parked.cancel();
   aborted.addEventListener("abort", onAbort, { once: true });
+  // Aborted while the first claim ran (the listener was not there yet): answer at once.
+  if (aborted.aborted) parked.cancel();
   const timer = setTimeout(() => parked.cancel(), opts.waitMs);
   let found: SlaveOrder[] = [];
   let answered = false;

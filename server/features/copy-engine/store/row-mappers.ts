@@ -1,0 +1,31 @@
+/**
+ * Row → domain shapes shared by the stores: a slave's copy settings (jsonb, validated again on
+ * read), its symbol specification, its close-only state. Pure mapping, no queries.
+ */
+import { COPY_SETTINGS_DEFAULTS, copySettingsRequestSchema, type CloseOnlyCode, type CopySettingsValues } from "#contract";
+import { DEFAULT_VOLUME_SPEC, type CloseOnly, type SymbolVolumeSpec } from "../domain/index.ts";
+
+/**
+ * The stored settings of a slave parsed with the contract's schema; a missing row or a value that
+ * no longer parses (an older shape) → COPY_SETTINGS_DEFAULTS, which copy exactly as before copy
+ * settings existed.
+ */
+export function settingsOf(stored: unknown): CopySettingsValues {
+  if (stored == null) return COPY_SETTINGS_DEFAULTS;
+  const parsed = copySettingsRequestSchema.safeParse(stored);
+  return parsed.success ? parsed.data : COPY_SETTINGS_DEFAULTS;
+}
+
+/** Symbol spec columns (symbol_specs, decimal strings) → the domain's volume spec; none → DEFAULT_VOLUME_SPEC. */
+export function specOf(
+  row: { volumeStep: string | null; volumeMin: string | null; volumeMax: string | null; tickSize: string | null; tickValue: string | null } | null,
+): SymbolVolumeSpec {
+  if (!row || row.volumeStep == null || row.volumeMin == null || row.volumeMax == null) return DEFAULT_VOLUME_SPEC;
+  return { volumeStep: row.volumeStep, volumeMin: row.volumeMin, volumeMax: row.volumeMax, tickSize: row.tickSize, tickValue: row.tickValue, isDefault: false };
+}
+
+/** accounts.close_only_* → the domain's close-only state (null when not in close-only). */
+export function closeOnlyStateOf(row: { closeOnlyCode: string | null; closeOnlyReason: string | null; closeOnlySince: Date | null }): CloseOnly | null {
+  if (row.closeOnlyCode == null) return null;
+  return { code: row.closeOnlyCode as CloseOnlyCode, reason: row.closeOnlyReason ?? "", sinceMs: row.closeOnlySince?.getTime() ?? 0 };
+}
