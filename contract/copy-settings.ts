@@ -54,8 +54,11 @@ export const magicEntrySchema = z
     return to === undefined || BigInt(from ?? "0") <= BigInt(to);
   }, COPY_SETTINGS_MESSAGES.magicRange);
 
-const positiveVolume = decimalInputSchema.refine((v) => Number(v) > 0, COPY_SETTINGS_MESSAGES.positiveVolume);
-const percent = decimalInputSchema.refine((v) => Number(v) > 0 && Number(v) <= 100, COPY_SETTINGS_MESSAGES.percentRange);
+// A text that is not a decimal already has its issue ("Must be a decimal number"): the range
+// check then stays quiet, so each bad field gets exactly one message.
+const isDecimalText = (v: string) => /^-?\d+(\.\d+)?$/.test(v);
+const positiveVolume = decimalInputSchema.refine((v) => !isDecimalText(v) || Number(v) > 0, COPY_SETTINGS_MESSAGES.positiveVolume);
+const percent = decimalInputSchema.refine((v) => !isDecimalText(v) || (Number(v) > 0 && Number(v) <= 100), COPY_SETTINGS_MESSAGES.percentRange);
 
 /** Body of PUT /api/copy-settings/:slaveAccountId (numbers or decimal strings accepted for volumes). */
 export const copySettingsRequestSchema = z

@@ -9,6 +9,7 @@ import { Label } from "@/components/ui/label";
 import { Switch } from "@/components/ui/switch";
 import { type RiskFormOutput, type RiskFormValues, enabledTogglePayload, formFromSaved, riskFormSchema, toEaProfile, toRiskLimitPayload } from "../api/risk-form";
 import { useSaveRiskEnabled, useSaveRiskSettings } from "../api/risk-requests";
+import { CopySettingsCard } from "./copy-settings-card";
 import { RiskSettingsCards } from "./risk-settings-cards";
 
 /**
@@ -16,6 +17,7 @@ import { RiskSettingsCards } from "./risk-settings-cards";
  * and Enabled/Disabled switches, the three cards and 'Save Risk Settings'. The form (re)loads
  * the saved limit and EA profile (§3 defaults otherwise) without clobbering unsaved edits.
  * §4: with Enabled off every input and Save are disabled; the switch itself saves at once.
+ * Below the risk form, the slave's Copy Settings card (issue 12) with its own form and save.
  */
 export function RiskAccountTab({ account, limit }: { account: Account; limit: RiskLimit | undefined }) {
   const saved = useMemo(() => formFromSaved(limit, account.settings), [limit, account.settings]);
@@ -44,57 +46,60 @@ export function RiskAccountTab({ account, limit }: { account: Account; limit: Ri
 
   const title = account.alias || account.accountNumber;
   return (
-    <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="flex flex-col gap-4" data-testid={`form-risk-${account.id}`}>
-      <Card>
-        <CardHeader className="flex-col gap-4 md:flex-row md:items-center md:justify-between">
-          <div className="min-w-0">
-            <CardTitle className="truncate text-lg" data-testid="text-risk-account">
-              {title}
-            </CardTitle>
-            <CardDescription>
-              {account.broker} • {account.currency || "USD"}
-            </CardDescription>
-          </div>
-          <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
-            <Controller
-              control={form.control}
-              name="overrideLocal"
-              render={({ field }) => (
-                <div className="flex items-center gap-2">
-                  <Switch
-                    id={`override-${account.id}`}
-                    ref={field.ref}
-                    checked={field.value}
-                    onCheckedChange={field.onChange}
-                    disabled={disabled}
-                    data-testid="switch-override"
-                  />
-                  <Label htmlFor={`override-${account.id}`}>Override EA Settings</Label>
-                </div>
-              )}
-            />
-            <div className="flex items-center gap-2">
-              <Switch
-                id={`enabled-${account.id}`}
-                checked={enabled}
-                onCheckedChange={onEnabledChange}
-                disabled={saveEnabled.isPending}
-                data-testid="switch-enabled"
-              />
-              <Label htmlFor={`enabled-${account.id}`} className={enabled ? "text-success" : "text-muted-foreground"}>
-                {enabled ? "Enabled" : "Disabled"}
-              </Label>
+    <div className="flex flex-col gap-4">
+      <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="flex flex-col gap-4" data-testid={`form-risk-${account.id}`}>
+        <Card>
+          <CardHeader className="flex-col gap-4 md:flex-row md:items-center md:justify-between">
+            <div className="min-w-0">
+              <CardTitle className="truncate text-lg" data-testid="text-risk-account">
+                {title}
+              </CardTitle>
+              <CardDescription>
+                {account.broker} • {account.currency || "USD"}
+              </CardDescription>
             </div>
-          </div>
-        </CardHeader>
-      </Card>
-      <RiskSettingsCards accountId={account.id} register={form.register} control={form.control} errors={form.formState.errors} disabled={disabled} />
-      <div className="flex justify-end">
-        <Button type="submit" disabled={disabled || save.isPending} className="w-full sm:w-auto" data-testid="button-save-risk">
-          <Save />
-          {save.isPending ? "Saving..." : "Save Risk Settings"}
-        </Button>
-      </div>
-    </form>
+            <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
+              <Controller
+                control={form.control}
+                name="overrideLocal"
+                render={({ field }) => (
+                  <div className="flex items-center gap-2">
+                    <Switch
+                      id={`override-${account.id}`}
+                      ref={field.ref}
+                      checked={field.value}
+                      onCheckedChange={field.onChange}
+                      disabled={disabled}
+                      data-testid="switch-override"
+                    />
+                    <Label htmlFor={`override-${account.id}`}>Override EA Settings</Label>
+                  </div>
+                )}
+              />
+              <div className="flex items-center gap-2">
+                <Switch
+                  id={`enabled-${account.id}`}
+                  checked={enabled}
+                  onCheckedChange={onEnabledChange}
+                  disabled={saveEnabled.isPending}
+                  data-testid="switch-enabled"
+                />
+                <Label htmlFor={`enabled-${account.id}`} className={enabled ? "text-success" : "text-muted-foreground"}>
+                  {enabled ? "Enabled" : "Disabled"}
+                </Label>
+              </div>
+            </div>
+          </CardHeader>
+        </Card>
+        <RiskSettingsCards accountId={account.id} register={form.register} control={form.control} errors={form.formState.errors} disabled={disabled} />
+        <div className="flex justify-end">
+          <Button type="submit" disabled={disabled || save.isPending} className="w-full sm:w-auto" data-testid="button-save-risk">
+            <Save />
+            {save.isPending ? "Saving..." : "Save Risk Settings"}
+          </Button>
+        </div>
+      </form>
+      <CopySettingsCard accountId={account.id} />
+    </div>
   );
 }
