@@ -29,7 +29,7 @@ describe.each(databaseKinds())("tenant isolation on %s", (kind) => {
   });
 
   it.each(ID_ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const))("%s answers 404 for another tenant's id", async (_name, route) => {
-    const path = route.path.replace(":id", owned[route.resource]);
+    const path = route.path.replace(/:[A-Za-z]+/, owned[route.resource]);
     const res = await b.api.request(route.method, path, route.body);
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: "not_found" });

@@ -1,7 +1,8 @@
 /**
  * Every /api route that takes an id, with how to create the resource it names. The cross-tenant
- * suite calls each with another tenant's id and expects 404; server/http/id-routes.test.ts fails
- * when a route with an id is added to the server without being listed here.
+ * suite calls each with another tenant's id (in place of the path's one `:param`, whatever its
+ * name) and expects 404; server/http/id-routes.test.ts fails when a route with an id is added to
+ * the server without being listed here.
  */
 import type { Api } from "./http.ts";
 
@@ -35,6 +36,8 @@ export const ID_ROUTES: IdRoute[] = [
   { method: "PUT", path: "/api/accounts/:id/settings", resource: "account", body: SAMPLE_EA_PROFILE },
   { method: "GET", path: "/api/accounts/:id/symbol-specs", resource: "account" },
   { method: "GET", path: "/api/accounts/:id/snapshot", resource: "account" },
+  { method: "POST", path: "/api/accounts/:id/resume-copying", resource: "account" },
+  { method: "PUT", path: "/api/copy-settings/:slaveAccountId", resource: "account", body: { sizing: { mode: "fixed", fixedVolume: "0.5" }, reverse: true } },
   { method: "PATCH", path: "/api/bridge/api-keys/:id", resource: "apiKey", body: { enabled: false } },
   { method: "DELETE", path: "/api/bridge/api-keys/:id", resource: "apiKey" },
   { method: "PUT", path: "/api/symbol-maps/:id", resource: "symbolMap", body: { enabled: false } },

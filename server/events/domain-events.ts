@@ -3,6 +3,7 @@
  * transaction committed); observers such as the alert engine react asynchronously, so they never
  * slow down or fail the signal path. Listener errors are caught and logged, never rethrown.
  */
+import type { CloseOnlyCode } from "#contract";
 import type { AccountRow } from "../features/accounts/mappers.ts";
 import type { ExecutionRow } from "../features/signals/mappers.ts";
 
@@ -11,6 +12,8 @@ export interface DomainEventMap {
   executions: { tenantId: string; rows: ExecutionRow[] };
   /** A terminal heartbeat was recorded. */
   heartbeat: { tenantId: string; account: AccountRow };
+  /** A slave went close-only on a heartbeat (protection); `brokerDay` YYYY-MM-DD in broker time. */
+  close_only: { tenantId: string; account: AccountRow; code: CloseOnlyCode; reason: string; brokerDay: string };
 }
 
 type Listener<K extends keyof DomainEventMap> = (event: DomainEventMap[K]) => Promise<void> | void;

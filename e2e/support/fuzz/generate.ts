@@ -241,7 +241,7 @@ export function materialise(route: FuzzRoute, plan: Plan, f: Fixtures): FuzzRequ
     const wait = body.waitMs;
     if (typeof wait === "number" && wait > 0 && wait <= 25_000) body.waitMs = 0;
   }
-  const pathWithId = route.path.replace(":id", encodeHostile(id).replace(/\./g, "%2E"));
+  const pathWithId = route.path.replace(/:[A-Za-z]+/, encodeHostile(id).replace(/\./g, "%2E"));
   const url = pathWithId + encodeQuery(query);
   const req: FuzzRequest = { method: route.method, url, authFault };
   if (raw) {

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import {
+  copySettingsRequestSchema,
   createAccountRequestSchema,
   createAlertConfigRequestSchema,
   createApiKeyRequestSchema,
@@ -131,6 +132,8 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   { method: "GET", path: "/api/accounts/slaves", auth: "session" },
   { method: "GET", path: "/api/accounts/:id", auth: "session", id: (f) => f.slaveId, realIdAllowed: true },
   { method: "GET", path: "/api/accounts/:id/symbol-specs", auth: "session", id: (f) => f.slaveId, realIdAllowed: true },
+  // Protection: the fixture slave is not close-only, so the real id answers 409 and changes nothing.
+  { method: "POST", path: "/api/accounts/:id/resume-copying", auth: "session", id: (f) => f.slaveId, realIdAllowed: true },
   { method: "GET", path: "/api/accounts/:id/snapshot", auth: "session", id: (f) => f.slaveId, realIdAllowed: true },
   {
     method: "POST", path: "/api/accounts", auth: "session", body: createAccountRequestSchema,
@@ -167,6 +170,16 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   {
     method: "POST", path: "/api/risk-limits", auth: "session", body: riskLimitRequestSchema,
     sample: (f) => ({ accountId: f.slaveId, scope: "account", targetId: f.slaveId, maxDrawdownPct: 3, maxLotSize: 10, maxPositions: 20, maxSpreadPts: 30, maxDeviationPts: 20, enabled: true }),
+  },
+  // ---------------------------------------------------------------- copy settings
+  { method: "GET", path: "/api/copy-settings", auth: "session" },
+  {
+    method: "PUT", path: "/api/copy-settings/:slaveAccountId", auth: "session", body: copySettingsRequestSchema, id: (f) => f.slaveId, realIdAllowed: true,
+    sample: () => ({
+      sizing: { mode: "risk_percent", fixedVolume: null, riskPercent: "1" }, minVolume: "0.01", maxVolume: "5", tooSmall: "skip", reverse: false, copyStopLoss: true,
+      copyTakeProfit: true, allowedSides: "both", magic: { include: ["100-200"], exclude: ["7"] }, skipPendingOrders: false, signalLifetimeSeconds: 60,
+      closePositionsOnStop: false, dailyProfitTargetPct: null,
+    }),
   },
   // ---------------------------------------------------------------- signals, stats, analytics
   { method: "GET", path: "/api/signals", auth: "session", query: listSignalsQuerySchema, sampleQuery: () => ({ status: "active", limit: "10" }) },

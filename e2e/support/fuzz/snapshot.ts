@@ -1,7 +1,7 @@
 /**
- * A tenant's data as its read APIs show it — accounts, mappings, risk limits, alert configs, API
- * keys, signals, executions and the newest audit entry — to prove that a refused (4xx) request
- * changed nothing.
+ * A tenant's data as its read APIs show it — accounts, mappings, risk limits, copy settings, alert
+ * configs, API keys, signals, executions and the newest audit entry — to prove that a refused (4xx)
+ * request changed nothing.
  */
 import { isDeepStrictEqual } from "node:util";
 
@@ -11,6 +11,7 @@ const READS: Record<string, string> = {
   accounts: "/api/accounts",
   symbolMaps: "/api/symbol-maps",
   riskLimits: "/api/risk-limits",
+  copySettings: "/api/copy-settings",
   alertConfigs: "/api/alerts/configs",
   apiKeys: "/api/bridge/api-keys",
   signals: "/api/signals?limit=5000",

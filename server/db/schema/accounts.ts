@@ -28,7 +28,7 @@ export const accounts = pgTable(
     brokerUtcOffsetSec: integer("broker_utc_offset_sec"),
     /** EA profile (retry, backoff, slip, whitelist, blacklist, hours, min equity, override). */
     settings: jsonb("settings").$type<Record<string, unknown>>(),
-    /** Balance at the first heartbeat of the UTC day: base of the daily loss stop. */
+    /** Balance at the first heartbeat of the UTC day (kept; the daily loss stop now uses dayStartEquity). */
     dayStartBalance: numeric("day_start_balance"),
     dayStartDate: text("day_start_date"),
     /**

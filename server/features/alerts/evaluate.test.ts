@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evaluateDailyDrawdown, evaluateDisconnect, evaluateExecution, evaluateMissedTrade, type ExecutionFacts } from "./evaluate.ts";
+import { evaluateCloseOnly, evaluateDailyDrawdown, evaluateDisconnect, evaluateExecution, evaluateMissedTrade, type ExecutionFacts } from "./evaluate.ts";
 
 const exec = (over: Partial<ExecutionFacts> = {}): ExecutionFacts => ({
   id: "e1",
@@ -42,6 +42,16 @@ describe("time-based alerts", () => {
   it("daily_dd fires once per day at the threshold", () => {
     expect(evaluateDailyDrawdown({ drawdownThreshold: 5 }, 4.99, "2026-11-21")).toBeNull();
     expect(evaluateDailyDrawdown({ drawdownThreshold: 5 }, 5, "2026-11-21")?.key).toBe("dd:2026-11-21");
+  });
+
+  it("close-only alerts once per code and broker day, naming the slave and the reason", () => {
+    const f = evaluateCloseOnly("S1 (7001)", "daily_loss", "Daily loss stop reached (3.10% ≥ 3%)", "2026-11-21");
+    expect(f).toEqual({
+      key: "close-only:daily_loss:2026-11-21",
+      summary: "S1 (7001) is close-only: Daily loss stop reached (3.10% ≥ 3%)",
+      details: { code: "daily_loss", reason: "Daily loss stop reached (3.10% ≥ 3%)", brokerDay: "2026-11-21" },
+    });
+    expect(evaluateCloseOnly("S1 (7001)", "equity_min", "x", "2026-11-21").key).not.toBe(f.key);
   });
 
   it("slave_disconnect keys each silence by its last heartbeat", () => {

@@ -6,7 +6,10 @@
  * - copy_failure: an execution rejected (by a copy rule or the broker) or in error.
  * - slippage_high: adverse slippage (worse for the trader) of at least the threshold, in points.
  * - latency_high: a report latency of at least the threshold, ms.
- * - daily_dd: the account's loss since the UTC day's opening balance reaches the threshold, %.
+ * - daily_dd: the slave's loss since its equity at the start of its broker day (the base of the
+ *   daily loss stop, copy-engine/domain/protection.ts) reaches the threshold, %; the same configs
+ *   also carry the close-only alert when protection stops a slave's new opens (no new alert type:
+ *   the spec's list stays as it is).
  */
 import Big from "big.js";
 import type { AlertThresholds, AlertType } from "#contract";
@@ -79,11 +82,19 @@ export function evaluateExecution(type: AlertType, t: AlertThresholds, e: Execut
   }
 }
 
-/** daily_dd: fires once per account per UTC day when the loss reaches the threshold. */
+/** daily_dd: fires once per account per broker day (`day`, YYYY-MM-DD) when the loss (%) reaches the threshold. */
 export function evaluateDailyDrawdown(t: AlertThresholds, lossPct: number, day: string): Firing | null {
   const limit = t.drawdownThreshold ?? DEFAULTS.drawdownThreshold;
   if (lossPct < limit) return null;
   return { key: `dd:${day}`, summary: `Daily drawdown ${lossPct.toFixed(2)}% reached the ${limit}% threshold`, details: { lossPct, threshold: limit, day } };
+}
+
+/**
+ * Close-only (through daily_dd configs, whatever their threshold): a slave went close-only on
+ * `brokerDay` (YYYY-MM-DD, broker time); `label` e.g. "S1 (7001)". Once per code and broker day.
+ */
+export function evaluateCloseOnly(label: string, code: string, reason: string, brokerDay: string): Firing {
+  return { key: `close-only:${code}:${brokerDay}`, summary: `${label} is close-only: ${reason}`, details: { code, reason, brokerDay } };
 }
 
 /** slave_disconnect: fires once per silence (keyed by the last heartbeat seen). */

@@ -1,7 +1,8 @@
 /**
- * The alert engine's inputs: execution and heartbeat domain events (copy_failure, slippage_high,
- * latency_high, daily_dd) and a periodic monitor (slave_disconnect, missed_trade). Each fired
- * condition goes through raiseAlert (rate limit) and wakes the dispatcher.
+ * The alert engine's inputs: execution, heartbeat and close-only domain events (copy_failure,
+ * slippage_high, latency_high, daily_dd — close-only alerts go to the daily_dd configs) and a
+ * periodic monitor (slave_disconnect, missed_trade). Each fired condition goes through raiseAlert
+ * (rate limit) and wakes the dispatcher.
  */
 import { and, eq, inArray, isNotNull, lt } from "drizzle-orm";
 import type { AlertThresholds, AlertType } from "#contract";
@@ -10,10 +11,10 @@ import { accounts, alertConfigs, executions } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
 import type { AppContext } from "../../http/context.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
-import { dailyLossPct } from "../copy-engine/rules.ts";
+import { dailyLossPct } from "../copy-engine/domain/protection.ts";
 import type { ExecutionRow } from "../signals/mappers.ts";
 import type { AlertDispatcher } from "./dispatcher.ts";
-import { evaluateDailyDrawdown, evaluateDisconnect, evaluateExecution, evaluateMissedTrade, missedTradeSeconds, type ExecutionFacts } from "./evaluate.ts";
+import { evaluateCloseOnly, evaluateDailyDrawdown, evaluateDisconnect, evaluateExecution, evaluateMissedTrade, missedTradeSeconds, type ExecutionFacts } from "./evaluate.ts";
 import type { AlertConfigRow } from "./mappers.ts";
 import { raiseAlert, type AlertSubject } from "./raise-alert.ts";
 
@@ -54,6 +55,7 @@ export class AlertObservers {
   install(): void {
     this.ctx.events.on("executions", (e) => this.onExecutions(e.tenantId, e.rows));
     this.ctx.events.on("heartbeat", (e) => this.onHeartbeat(e.account));
+    this.ctx.events.on("close_only", (e) => this.onCloseOnly(e.account, e.code, e.reason, e.brokerDay));
   }
 
   private async raise(config: AlertConfigRow, subject: AlertSubject, firing: Parameters<typeof raiseAlert>[3], monotonic = false): Promise<void> {
@@ -80,15 +82,30 @@ export class AlertObservers {
     }
   }
 
-  async onHeartbeat(account: AccountRow, now = new Date()): Promise<void> {
-    if (account.role !== "SLAVE") return;
-    const today = now.toISOString().slice(0, 10);
-    if (account.dayStartDate !== today) return;
-    const loss = dailyLossPct(account.dayStartBalance, account.equity);
+  /**
+   * daily_dd: the slave's loss since the equity at the start of its broker day (accounts
+   * day_start_equity / broker_day, written by the same heartbeat), in percent.
+   */
+  async onHeartbeat(account: AccountRow): Promise<void> {
+    if (account.role !== "SLAVE" || account.brokerDay === null || account.dayStartEquity === null) return;
+    const loss = Number(dailyLossPct(account.dayStartEquity, account.equity).toFixed(4));
     if (loss <= 0) return;
     for (const config of await enabledConfigs(this.ctx.db, account.tenantId, ["daily_dd"])) {
-      const firing = evaluateDailyDrawdown(config.thresholds as AlertThresholds, loss, today);
+      const firing = evaluateDailyDrawdown(config.thresholds as AlertThresholds, loss, account.brokerDay);
       if (firing) await this.raise(config, subjectOf(account), firing, true);
+    }
+  }
+
+  /**
+   * A slave went close-only: one alert per code and broker day through every enabled daily_dd
+   * config, whatever its threshold. Raised with an exact-key check (not monotonic), so it is never
+   * taken for an already-sent dd:<day> alert; the config's rate limit still applies. A dd:<day>
+   * alert sent before it that day may then be sent once more (the config keeps one last key).
+   */
+  async onCloseOnly(account: AccountRow, code: string, reason: string, brokerDay: string): Promise<void> {
+    const subject = subjectOf(account);
+    for (const config of await enabledConfigs(this.ctx.db, account.tenantId, ["daily_dd"])) {
+      await this.raise(config, subject, evaluateCloseOnly(subject.label, code, reason, brokerDay));
     }
   }
 

@@ -1,9 +1,12 @@
 /**
  * Terminal heartbeats (docs/bridge-protocol.md §4.1, §6.1): balance, equity, currency, login,
- * server and last heartbeat of the account; the start-of-day balance of the daily loss stop; one
+ * server and last heartbeat of the account; the start-of-day balance (UTC day, kept for history);
+ * for slaves, protection (protection/heartbeat-protection.ts: broker day, day-start equity,
+ * close-only state, its audit entries and the CLOSE_ALL order of `closePositionsOnStop`); one
  * balance/equity sample per account per minute and its 15-minute and hourly rollups; a
- * `heartbeat` domain event (daily drawdown alerts); an audit entry when a terminal
- * (re)connects after more than a minute of silence; `account_updated` to the dashboard.
+ * `heartbeat` domain event (daily drawdown alerts) and, on entering close-only, a `close_only`
+ * event (alerts); an audit entry when a terminal (re)connects after more than a minute of
+ * silence; `account_updated` to the dashboard; CLOSE_ALL orders handed out after commit.
  */
 import { isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Account } from "#contract";
@@ -13,6 +16,9 @@ import { ofTenantById } from "../../db/scope.ts";
 import type { AppContext } from "../../http/context.ts";
 import { toAccount, type AccountRow } from "../accounts/mappers.ts";
 import { writeAuditLog } from "../audit/write-audit-log.ts";
+import { emptyEffects, publishEffects } from "../copy-engine/effects.ts";
+import { planProtection, recordProtectionChange, type ProtectionPlan } from "../protection/heartbeat-protection.ts";
+import type { ExecutionRow } from "../signals/mappers.ts";
 
 export interface HeartbeatData {
   login?: string | undefined;
@@ -85,7 +91,11 @@ export async function recordHeartbeat(ctx: AppContext, account: AccountRow, hb: 
   const minute = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
   const reconnected = !account.lastHeartbeat || now.getTime() - account.lastHeartbeat.getTime() > RECONNECT_AFTER_MS;
   // Relaxed commit (db/relaxed-commit.ts): the next heartbeat rewrites all of it anyway.
-  const updated = await ctx.relaxedDb.transaction(async (tx: Db) => {
+  // A CLOSE_ALL order of protection commits relaxed too: were it lost with the close-only state,
+  // the next heartbeat trips again and queues it again.
+  const { updated, plan, closeOrders } = await ctx.relaxedDb.transaction(async (tx: Db) => {
+    const plan: ProtectionPlan | null =
+      account.role === "SLAVE" ? await planProtection(tx, account, hb.equity, hb.brokerUtcOffsetSec ?? account.brokerUtcOffsetSec, now) : null;
     const [row] = await tx
       .update(accounts)
       .set({
@@ -98,6 +108,7 @@ export async function recordHeartbeat(ctx: AppContext, account: AccountRow, hb: 
         ...(hb.server ? { server: hb.server } : {}),
         ...terminalFigures(hb),
         ...(account.dayStartDate !== today ? { dayStartBalance: hb.balance, dayStartDate: today } : {}),
+        ...(plan ? plan.columns : {}),
         updatedAt: now,
       })
       .where(ofTenantById(accounts, account.tenantId, account.id))
@@ -130,11 +141,15 @@ export async function recordHeartbeat(ctx: AppContext, account: AccountRow, hb: 
         metadata: { login: row.login, server: row.server, balance: row.balance, equity: row.equity },
       });
     }
-    return row;
+    const closeOrders: ExecutionRow[] = plan ? await recordProtectionChange(tx, row, plan, now) : [];
+    return { updated: row, plan, closeOrders };
   });
   const dto = toAccount(updated);
   ctx.hub.publish(account.tenantId, { type: "account_updated", data: dto });
+  if (closeOrders.length > 0) publishEffects(ctx, account.tenantId, { ...emptyEffects(), orders: closeOrders, executions: closeOrders });
   ctx.events.emit("heartbeat", { tenantId: account.tenantId, account: updated });
+  const entered = plan?.result.entered ? plan.result.closeOnly : null;
+  if (entered && plan) ctx.events.emit("close_only", { tenantId: account.tenantId, account: updated, code: entered.code, reason: entered.reason, brokerDay: plan.result.brokerDay });
   return dto;
 }
 

@@ -1,6 +1,7 @@
 import type { Account } from "#contract";
 import { Check, ChevronDown, Search } from "lucide-react";
 import { type ReactNode, useState } from "react";
+import { CloseOnlyBadge } from "@/components/close-only-badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
@@ -11,7 +12,7 @@ import { cn } from "@/lib/utils";
  * Account tabs of Live Trades and Symbol Mapping (spec §2 /trades, /mappings; §9 only the first 5
  * slave accounts get tabs): 'All Accounts' plus one tab per slave for the first five. Beyond the
  * spec, the other slaves stay reachable through a searchable "More" picker; choosing one adds it
- * as a tab while it is selected.
+ * as a tab while it is selected. A close-only slave's tab shows the Close-only badge beside its name.
  */
 
 /** Value of the 'All Accounts' tab. */
@@ -91,6 +92,7 @@ export function SlaveTabs({ slaves, value, onValueChange, children, className }:
           {tabs.map((slave) => (
             <TabsTrigger key={slave.id} value={slave.id} data-testid={`tab-slave-${slave.id}`} title={slaveTabLabel(slave)}>
               <span className="max-w-40 truncate">{slaveTabLabel(slave)}</span>
+              <CloseOnlyBadge account={slave} />
             </TabsTrigger>
           ))}
         </TabsList>

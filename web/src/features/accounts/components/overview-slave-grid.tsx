@@ -1,12 +1,16 @@
 import type { Account } from "#contract";
 import { AccountStatusBadge } from "@/components/account-status-badge";
+import { CloseOnlyBadge } from "@/components/close-only-badge";
 import { DetailRow } from "@/components/detail-row";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { useSlaveAccounts } from "@/lib/account-queries";
 import { formatRelativeTime, formatUsd } from "@/lib/format";
 
-/** §2 Overview slave grid: one compact card per slave; 'No slave accounts configured' when none. */
+/**
+ * §2 Overview slave grid: one compact card per slave; 'No slave accounts configured' when none.
+ * A close-only slave shows the Close-only badge (reason in its title) under its status.
+ */
 export function OverviewSlaveGrid({ now }: { now: number }) {
   const { slaves, isLoading } = useSlaveAccounts();
   return (
@@ -41,7 +45,10 @@ function OverviewSlaveCard({ slave, index, now }: { slave: Account; index: numbe
           <CardTitle className="truncate text-base">{slave.alias || `Slave #${index + 1}`}</CardTitle>
           <p className="truncate text-sm text-muted-foreground">{slave.broker || "Unknown"}</p>
         </div>
-        <AccountStatusBadge status={slave.status} testId={`status-slave-${slave.id}`} />
+        <div className="flex flex-col items-end gap-1">
+          <AccountStatusBadge status={slave.status} testId={`status-slave-${slave.id}`} />
+          <CloseOnlyBadge account={slave} now={now} />
+        </div>
       </CardHeader>
       <CardContent>
         <dl className="flex flex-col gap-1.5">

@@ -2,11 +2,13 @@ import type { Account } from "#contract";
 import { Pencil, Power, Trash } from "lucide-react";
 import type { ReactNode } from "react";
 import { AccountStatusBadge } from "@/components/account-status-badge";
+import { CloseOnlyBadge } from "@/components/close-only-badge";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { DetailRow } from "@/components/detail-row";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { formatDate, formatRelativeTime, formatUsd } from "@/lib/format";
+import { useResumeCopying } from "@/lib/resume-copying";
 
 export interface SlaveAccountCardProps {
   account: Account;
@@ -31,10 +33,13 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 /**
  * §2 /slaves card: title, broker, status badge, Edit / Disable|Enable / Delete, and the four
- * sections Account Details, Account Balance, Connection and Settings.
+ * sections Account Details, Account Balance, Connection and Settings. A close-only slave (issue 12
+ * protection) also shows the Close-only badge with its Resume button beside the status, and the
+ * reason under the title.
  */
 export function SlaveAccountCard({ account, index, now, onEdit, onToggleStatus, onDelete, toggling }: SlaveAccountCardProps) {
   const id = account.id;
+  const resume = useResumeCopying();
   return (
     <Card data-testid={`card-slave-${id}`}>
       <CardHeader className="flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
@@ -45,7 +50,10 @@ export function SlaveAccountCard({ account, index, now, onEdit, onToggleStatus, 
             </CardTitle>
             <p className="truncate text-sm text-muted-foreground">{account.broker}</p>
           </div>
-          <AccountStatusBadge status={account.status} testId={`status-slave-${id}`} />
+          <div className="flex shrink-0 items-center gap-2">
+            <AccountStatusBadge status={account.status} testId={`status-slave-${id}`} />
+            <CloseOnlyBadge account={account} now={now} onResume={() => resume.mutate(account)} resuming={resume.isPending} />
+          </div>
         </div>
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" size="sm" onClick={() => onEdit(account)} data-testid={`button-edit-slave-${id}`}>
@@ -72,6 +80,11 @@ export function SlaveAccountCard({ account, index, now, onEdit, onToggleStatus, 
         </div>
       </CardHeader>
       <CardContent className="grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
+        {account.closeOnly ? (
+          <p className="col-span-full text-sm text-warning" data-testid={`text-close-only-reason-${id}`}>
+            No new trades: {account.closeOnly.reason}
+          </p>
+        ) : null}
         <Section title="Account Details">
           <DetailRow label="Account Number" value={account.accountNumber} testId={`text-account-number-${id}`} />
           <DetailRow label="Broker" value={account.broker} />

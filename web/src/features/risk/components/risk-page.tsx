@@ -1,6 +1,7 @@
 import { ShieldAlert } from "lucide-react";
 import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
+import { CloseOnlyBadge } from "@/components/close-only-badge";
 import { EmptyState } from "@/components/empty-state";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
@@ -17,7 +18,8 @@ const ACCOUNT_EVENTS = ["account_updated", "account_created", "account_deleted"]
 
 /**
  * §2 /risk Risk Controls: one tab per slave (alias or number, green dot when isActive, red when
- * not) with that account's risk settings; the Emergency Controls card below.
+ * not, plus the Close-only badge while protection holds the slave) with that account's risk
+ * settings; the Emergency Controls card below.
  */
 export function RiskPage() {
   const queryClient = useQueryClient();
@@ -67,6 +69,7 @@ export function RiskPage() {
                   role="img"
                 />
                 {slave.alias || slave.accountNumber}
+                <CloseOnlyBadge account={slave} />
               </TabsTrigger>
             ))}
           </TabsList>
