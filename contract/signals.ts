@@ -118,6 +118,13 @@ export const executionSchema = z.object({
   profit: decimalStringSchema.nullable(),
   createdAt: z.string(),
   reportedAt: z.string().nullable(),
+  /**
+   * Why a copy was not made, machine-readable (copy engine verdict code, e.g. `expired`,
+   * `close_only`, `volume_too_small`; docs/bridge-protocol.md §8); null otherwise.
+   */
+  reasonCode: z.string().nullable().optional(),
+  /** The volume was normalised with default symbol specs (step 0.01, min 0.01, max 100): the slave had not reported the symbol. */
+  defaultSpec: z.boolean().optional(),
 });
 export type Execution = z.infer<typeof executionSchema>;
 export const executionListSchema = z.array(executionSchema);

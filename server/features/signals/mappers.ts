@@ -52,5 +52,7 @@ export function toExecution(row: ExecutionRow): Execution {
     profit: row.profit,
     createdAt: row.createdAt.toISOString(),
     reportedAt: row.reportedAt?.toISOString() ?? null,
+    reasonCode: row.reasonCode,
+    defaultSpec: row.defaultSpec,
   };
 }
