@@ -8,9 +8,8 @@
  */
 import type { Db } from "../../db/client.ts";
 import { conflict, notFound } from "../../http/errors.ts";
-import { planFollow, type MasterFollow } from "./domain/index.ts";
-import { copyComment } from "./open-signal.ts";
-import type { EventPlan, SignalEventInput } from "./process-signal.ts";
+import { copyComment, planFollow, type MasterFollow } from "./domain/index.ts";
+import type { EventPlan, SignalEventInput } from "./event-plan.ts";
 import { loadFollowContext, signalChangesOf, signalStateOf } from "./store/follow-store.ts";
 import type { NewExecution } from "./store/record-event.ts";
 

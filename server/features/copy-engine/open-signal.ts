@@ -13,13 +13,11 @@ import type { SignalEvent } from "#contract";
 import type { Db } from "../../db/client.ts";
 import { invalidField } from "../../http/errors.ts";
 import type { AuditEntry } from "../audit/write-audit-log.ts";
-import { planOpen, type MasterOpen } from "./domain/index.ts";
-import type { EventPlan, SignalEventInput } from "./process-signal.ts";
+import { copyComment, planOpen, type MasterOpen } from "./domain/index.ts";
+import type { EventPlan, SignalEventInput } from "./event-plan.ts";
 import { claimSignal, loadOpenContext } from "./store/open-store.ts";
 import type { NewExecution } from "./store/record-event.ts";
 
-/** Comment every copied order carries, so an EA can find a copy by its master ticket. */
-export const copyComment = (masterTicket: string) => `cb:${masterTicket}`.slice(0, 31);
 
 /** The wire event as the domain's master open; `eventTimeMs` = the master's event time (`ts` × 1000). */
 export function masterOpenOf(event: SignalEvent): MasterOpen {

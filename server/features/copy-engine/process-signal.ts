@@ -14,54 +14,16 @@
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { SignalAccepted, SignalEvent } from "#contract";
+import type { SignalAccepted } from "#contract";
 import type { Db } from "../../db/client.ts";
 import { tenants } from "../../db/schema.ts";
 import type { AppContext } from "../../http/context.ts";
-import type { AccountRow } from "../accounts/mappers.ts";
-import type { IdempotencyCompletion } from "../../db/idempotency-completion.ts";
-import type { AuditEntry } from "../audit/write-audit-log.ts";
-import type { ExecutionRow, SignalRow } from "../signals/mappers.ts";
 import { emptyEffects, type CopyEffects } from "./effects.ts";
 import { followSignal } from "./follow-signal.ts";
 import { openSignal } from "./open-signal.ts";
-import { recordEvent, type NewExecution, type SignalChanges } from "./store/record-event.ts";
+import type { EventOutcome, SignalEventInput } from "./event-plan.ts";
+import { recordEvent } from "./store/record-event.ts";
 import { completeSignalsIfDone } from "./store/completion-store.ts";
-
-export interface SignalEventInput {
-  tenantId: string;
-  master: AccountRow;
-  event: SignalEvent;
-  /** When the bridge accepted the request: start of latency measurement. */
-  receivedAt: Date;
-  copyPaused: boolean;
-  /** Id of the event row (generated before the handler runs: its orders and audits refer to it). */
-  eventId: string;
-  /** The idempotency record the bridge began for this request: completed by the outbox write. */
-  idempotency: Pick<IdempotencyCompletion, "tenantId" | "key">;
-}
-
-/** What an event handler decided inside the transaction; record-event.ts writes it. */
-export interface EventPlan {
-  signal: SignalRow;
-  newSignal: boolean;
-  /** Slave orders (status `pending`, always set) and rejected copies to create. */
-  executions: NewExecution[];
-  audits: AuditEntry[];
-  /** A full master close or cancel: the signal ends at once if no slave holds a copy. */
-  endsWhenDone: boolean;
-  /** A follow-up's new signal state, written with the outbox record (null for an open). */
-  signalChanges: SignalChanges | null;
-}
-
-/** What one event produced once recorded. */
-export interface EventOutcome {
-  signal: SignalRow;
-  newSignal: boolean;
-  executions: ExecutionRow[];
-  orders: ExecutionRow[];
-  closedSignalIds: string[];
-}
 
 export const SIGNAL_ACCEPTED_STATUS = 201;
 

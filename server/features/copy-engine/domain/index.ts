@@ -11,3 +11,4 @@ export { planOpen } from "./plan-open.ts";
 export { planFollow, type FollowOrder, type FollowPlan } from "./plan-follow.ts";
 export { linkAfterReport, closeAllLinks, isSignalComplete, type CopyLink, type LinkOrder, type LinkReport, type LinkChange, type CloseAllPlan } from "./copy-state.ts";
 export { slippagePoints, opposite } from "./slippage.ts";
+export { copyComment } from "./copy-comment.ts";
