@@ -3,8 +3,7 @@ import { readdirSync, existsSync } from "node:fs";
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
-import { importX } from "eslint-plugin-import-x";
-import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importPlugin from "eslint-plugin-import";
 import globals from "globals";
 
 const webFeaturesDir = new URL("./web/src/features/", import.meta.url);
@@ -70,14 +69,15 @@ export default tseslint.config(
   // too"). Type-only imports count too: a cycle of types still ties the features together.
   {
     files: ["server/**/*.ts", "web/src/**/*.{ts,tsx}"],
-    plugins: { "import-x": importX },
+    plugins: { import: importPlugin },
     settings: {
-      "import-x/extensions": [".ts", ".tsx", ".js", ".mjs"],
-      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
-      "import-x/resolver-next": [createTypeScriptImportResolver({ project: ["tsconfig.json", "web/tsconfig.json"], noWarnOnMultipleProjects: true })],
+      "import/extensions": [".ts", ".tsx", ".js", ".mjs"],
+      "import/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+      // The TypeScript resolver reads both tsconfigs (server paths, the web's "@/" alias).
+      "import/resolver": { typescript: { project: ["tsconfig.json", "web/tsconfig.json"] } },
     },
     rules: {
-      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "import/no-cycle": ["error", { ignoreExternal: true }],
     },
   },
   // The copy engine's pure decision core (server/features/copy-engine/domain): no database,
