@@ -34,7 +34,9 @@ export type OrderAction = z.infer<typeof orderActionSchema>;
 /**
  * Execution status. `pending` until the slave reports; success states: filled (market open),
  * placed (pending order accepted), modified, closed, cancelled. Failure states: rejected (blocked
- * by a copy rule or refused by the broker) and error.
+ * by a copy rule or refused by the broker) and error. `skipped`: the slave's own settings or the
+ * organisation's pause left it out on purpose (never delivered; `reasonCode` says why) — neither
+ * a success nor a failure.
  */
 export const executionStatusSchema = z.enum([
   "pending",
@@ -45,6 +47,7 @@ export const executionStatusSchema = z.enum([
   "cancelled",
   "rejected",
   "error",
+  "skipped",
 ]);
 export type ExecutionStatus = z.infer<typeof executionStatusSchema>;
 export const SUCCESS_EXECUTION_STATUSES: readonly ExecutionStatus[] = [

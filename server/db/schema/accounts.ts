@@ -44,12 +44,23 @@ export const accounts = pgTable(
     closeOnlySince: ts("close_only_since"),
     /** Broker day on which a person resumed the slave by hand: protection does not trip again that day. */
     closeOnlyResumedDay: text("close_only_resumed_day"),
+    /**
+     * Who paused a slave: `tenant` = Pause All / PANIC STOP (Resume copying re-enables it), `user` =
+     * its own Disable (only its Enable re-enables it); null when not paused.
+     */
+    pausedBy: text("paused_by"),
+    /**
+     * Soft delete: the account is gone from every list and from copying, its keys are deleted, and
+     * its trades, executions, audit entries and analytics stay readable. null = live.
+     */
+    deletedAt: ts("deleted_at"),
     createdAt: createdAt(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("accounts_tenant_role_number_key").on(t.tenantId, t.role, t.accountNumber),
-    uniqueIndex("accounts_one_master_per_tenant").on(t.tenantId).where(sql`${t.role} = 'MASTER'`),
+    // Live accounts only: a deleted account's number can be added again.
+    uniqueIndex("accounts_tenant_role_number_key").on(t.tenantId, t.role, t.accountNumber).where(sql`${t.deletedAt} is null`),
+    uniqueIndex("accounts_one_master_per_tenant").on(t.tenantId).where(sql`${t.role} = 'MASTER' and ${t.deletedAt} is null`),
     index("accounts_tenant_idx").on(t.tenantId, t.role),
   ],
 );
