@@ -81,6 +81,12 @@ export const signalSchema = z.object({
   openedAt: z.string(),
   createdAt: z.string(),
   closedAt: z.string().nullable(),
+  /**
+   * Slaves that held a copy and have not confirmed the master's close: a signal the master closed
+   * ends once every copy is closed or its slave stayed silent past the confirmation timeout
+   * (docs/bridge-protocol.md §5); these are the silent ones (a late report removes them). [] otherwise.
+   */
+  unconfirmedSlaveIds: z.array(z.string()).optional(),
 });
 export type Signal = z.infer<typeof signalSchema>;
 export const signalListSchema = z.array(signalSchema);
