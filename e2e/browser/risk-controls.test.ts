@@ -74,7 +74,8 @@ describe.each(databaseKinds())("Risk Controls on %s", (kind) => {
     expect(await saveButton.isDisabled()).toBe(true);
     await releaseSave();
     await expectToast(page, "Risk settings saved successfully.");
-    expect(await textOf(saveButton)).toBe("Save Risk Settings");
+    // The toast and the button's reset land in different renders: wait for the reset, do not race it.
+    await expect.poll(() => textOf(saveButton)).toBe("Save Risk Settings");
 
     // The wire: exactly the §3 risk limit payload (nothing else), then the EA profile.
     const expectedLimit = {
