@@ -109,7 +109,10 @@ describe.each(databaseKinds())("Bridge Server on %s", (kind) => {
     await expect.poll(() => status.getAttribute("data-status")).toBe("200");
     expect((await t.api.get("/api/accounts/master")).body).toMatchObject({ login: "50001234", server: "ICMarkets-Demo" });
 
+    // Issue 13: the signal buttons preview by default; a real send is Live mode, confirmed.
+    await page.getByTestId("radio-test-mode-live").click();
     await page.getByTestId("button-test-open").click();
+    await page.getByTestId("dialog-confirm-live-signal").getByTestId("button-confirm-live-signal").click();
     await expect.poll(() => status.getAttribute("data-status")).toBe("201");
     const active = signalSchema.array().parse((await t.api.get("/api/signals?status=active")).body);
     expect(active.map((s) => [s.masterTicket, s.symbol])).toEqual([[String(sample.order.ticket), sample.order.symbol]]);

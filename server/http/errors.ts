@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   replayed: 409,
   in_flight: 409,
   login_mismatch: 409,
+  preview_changed: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_mismatch: 422,

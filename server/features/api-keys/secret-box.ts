@@ -4,7 +4,7 @@
  * logged. The key comes from SECRET_KEY, or is generated once into `<DATA_DIR>/secret.key` with
  * mode 0600. Several instances sharing one PostgreSQL must share SECRET_KEY.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -38,6 +38,16 @@ export class SecretBox {
     const cipher = createCipheriv("aes-256-gcm", this.key, iv);
     const ct = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
     return Buffer.concat([iv, cipher.getAuthTag(), ct]).toString("base64");
+  }
+
+  /**
+   * HMAC-SHA256 (base64url) of `data` under a key derived from the server key for `purpose`
+   * (HMAC(server key, purpose)): a server-issued token, such as a copy preview's confirmToken,
+   * that no one without the server key can forge, and that one purpose cannot replay for another.
+   */
+  mac(purpose: string, data: string): string {
+    const derived = createHmac("sha256", this.key).update(purpose, "utf8").digest();
+    return createHmac("sha256", derived).update(data, "utf8").digest("base64url");
   }
 
   /** Throws when the data was not produced under this key or was altered. */

@@ -6,10 +6,11 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { masterHeartbeatSchema, signalEventSchema, snapshotSchema, type HeartbeatResponse, type SignalEventType, type SnapshotResponse } from "#contract";
+import { CONFIRM_HEADER, masterHeartbeatSchema, signalEventSchema, snapshotSchema, type HeartbeatResponse, type SignalEventType, type SnapshotResponse } from "#contract";
 import type { AppContext } from "../../http/context.ts";
 import { invalidField } from "../../http/errors.ts";
 import { publishEffects } from "../copy-engine/effects.ts";
+import { assertPreviewConfirmed } from "../copy-engine/preview.ts";
 import { processSignalEvent } from "../copy-engine/process-signal.ts";
 import { apiKeyAuthOf } from "./auth.ts";
 import { recordHeartbeat } from "./heartbeat.ts";
@@ -79,6 +80,9 @@ export function registerMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
       const begun = begin.value;
       if (begun.kind === "replay") return reply.status(begun.status).send(begun.body);
       try {
+        // Only the dashboard's Testing tab sends it (EAs never do): the user confirmed a preview.
+        const confirm = request.headers[CONFIRM_HEADER];
+        if (confirm !== undefined) await assertPreviewConfirmed(ctx, auth.tenantId, master, event, Array.isArray(confirm) ? confirm.join(",") : confirm);
         const { body, effects } = await processSignalEvent(ctx, {
           tenantId: auth.tenantId,
           master,

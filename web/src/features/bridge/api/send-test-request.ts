@@ -34,12 +34,13 @@ export function prettyResponse(text: string): string {
 
 /**
  * POSTs `request` with `x-api-key`, `x-ts` and `x-signature` (when a key id and secret are
- * given; without them the server's 401 `missing_headers` answer is shown).
+ * given; without them the server's 401 `missing_headers` answer is shown). `extraHeaders`: e.g. the
+ * Live mode's `x-cb-confirm` (the confirmed preview's token; not part of the signature).
  * @throws on network failure or when signing is impossible (no WebCrypto)
  */
-export async function sendTestRequest(request: TestRequest, { apiKey, secret }: TestCredentials): Promise<TestResult> {
+export async function sendTestRequest(request: TestRequest, { apiKey, secret }: TestCredentials, extraHeaders: Record<string, string> = {}): Promise<TestResult> {
   const key = apiKey.trim();
-  const headers: Record<string, string> = { "content-type": "application/json" };
+  const headers: Record<string, string> = { "content-type": "application/json", ...extraHeaders };
   if (key && secret) Object.assign(headers, await bridgeAuthHeaders(key, secret.trim(), "POST", request.path, request.body));
   else if (key) headers["x-api-key"] = key;
   const res = await fetch(request.path, { method: "POST", headers, body: request.body, credentials: "omit" });
