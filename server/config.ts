@@ -96,6 +96,10 @@ const envSchema = z.object({
   ALERT_MONITOR_INTERVAL_MS: z.coerce.number().int().min(50).default(5000),
   /** How often queued alert notifications are looked for (new ones are sent at once anyway), ms. */
   ALERT_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+  /** How long a signal the master closed waits for its slaves' close confirmations before it ends anyway, ms (docs/bridge-protocol.md §5). */
+  SIGNAL_CONFIRM_TIMEOUT_MS: z.coerce.number().int().min(1).default(120_000),
+  /** How often master-closed signals are checked against that timeout, ms. */
+  SIGNAL_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(10_000),
 });
 
 export type Config = {
@@ -132,6 +136,8 @@ export type Config = {
   outbound: OutboundPolicy;
   jobsDisabled: boolean;
   alerts: { retryBaseMs: number; maxAttempts: number; monitorIntervalMs: number; dispatchIntervalMs: number };
+  /** Silence timeout of master-closed signals and how often it is checked, ms. */
+  signals: { confirmTimeoutMs: number; sweepIntervalMs: number };
 };
 
 /** Parses `env` (default process.env). Throws an Error listing every bad variable. */
@@ -178,5 +184,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       monitorIntervalMs: e.ALERT_MONITOR_INTERVAL_MS,
       dispatchIntervalMs: e.ALERT_DISPATCH_INTERVAL_MS,
     },
+    signals: { confirmTimeoutMs: e.SIGNAL_CONFIRM_TIMEOUT_MS, sweepIntervalMs: e.SIGNAL_SWEEP_INTERVAL_MS },
   };
 }

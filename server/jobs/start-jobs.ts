@@ -1,12 +1,14 @@
 /**
  * Background work of a server instance: the alert engine (observers on domain events, the
- * monitor for disconnects and missed trades, the notification dispatcher) and hourly retention.
+ * monitor for disconnects and missed trades, the notification dispatcher), the signal silence sweep
+ * and hourly retention.
  * Returns a stop function. With JOBS_DISABLED only the observers run (they are not periodic).
  */
 import type { AppContext } from "../http/context.ts";
 import { AlertChannelSender } from "../features/alerts/channels.ts";
 import { AlertDispatcher } from "../features/alerts/dispatcher.ts";
 import { AlertObservers } from "../features/alerts/observers.ts";
+import { sweepSilentSignals } from "../features/copy-engine/silence-sweep.ts";
 import { runRetention } from "./retention.ts";
 import { JobRunner } from "./runner.ts";
 
@@ -31,6 +33,8 @@ export function startBackgroundWork(ctx: AppContext, log: (msg: string, err?: un
       await dispatcher.idle();
     },
   });
+  // Master-closed signals whose slaves stay silent past SIGNAL_CONFIRM_TIMEOUT_MS end (docs/bridge-protocol.md §5).
+  runner.start({ name: "signal-silence", intervalMs: ctx.config.signals.sweepIntervalMs, run: async () => void (await sweepSilentSignals(ctx)) });
   runner.start({ name: "retention", intervalMs: 3_600_000, run: async () => void (await runRetention(ctx.db)) });
   return async () => {
     await runner.stop();

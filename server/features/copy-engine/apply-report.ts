@@ -14,8 +14,9 @@
  * and closes alike: the side of a close's fill is the opposite of the position's side.
  * Reads as load → decide → write: store/report-store.ts loads the order and the copy's link,
  * domain/copy-state.ts decides the link (linkAfterReport, closeAllLinks), the store writes both,
- * store/completion-store.ts ends the signals now complete (isSignalComplete); the caller publishes
- * the effects after commit.
+ * store/completion-store.ts ends the signals now complete (isSignalComplete); a late report about a
+ * signal already ended by the silence timeout still updates its copy, and the signal (still ended)
+ * is published again with its slaves still to confirm. The caller publishes the effects after commit.
  */
 import { createHash } from "node:crypto";
 import Big from "big.js";
@@ -31,7 +32,7 @@ import type { ExecutionRow } from "../signals/mappers.ts";
 import { closeAllLinks, linkAfterReport, opposite, slippagePoints, type LinkChange } from "./domain/index.ts";
 import { emptyEffects, type CopyEffects } from "./effects.ts";
 import { isSuspectFill } from "./fill-band.ts";
-import { completeSignalsIfDone } from "./store/completion-store.ts";
+import { endSignals, loadEndedSignals } from "./store/completion-store.ts";
 import { loadCopyLink, loadReportOrder, loadSlaveCopies, lockSignalReports, writeCloseAll, writeReport, type ReportedOutcome } from "./store/report-store.ts";
 
 type Report = z.output<typeof executionReportSchema>;
@@ -136,7 +137,12 @@ export async function applyReport(
       touched.push(...plan.touchedSignalIds);
     }
     effects.executions.push(updated);
-    effects.closedSignalIds.push(...(await completeSignalsIfDone(tx, tenantId, [updated.signalId, ...touched], now)));
+    const { ended, alreadyEnded } = await endSignals(tx, tenantId, [updated.signalId, ...touched], now);
+    effects.closedSignalIds.push(...ended);
+    // A late report about a signal that already ended (silence timeout, docs/bridge-protocol.md
+    // §5): the copy is updated above, the signal stays ended; its slaves still to confirm change.
+    const late = alreadyEnded.filter((id) => touched.includes(id));
+    if (late.length > 0) effects.updatedSignals.push(...(await loadEndedSignals(tx, tenantId, late)));
     await writeAuditLog(tx, auditOf(account, updated, report, suspectFill(current, report)));
     return { body: { ok: true, duplicate: false, executionId: updated.id, status: updated.status }, effects };
   });

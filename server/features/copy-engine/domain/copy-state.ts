@@ -141,11 +141,5 @@ export function closeAllLinks(links: { signalId: string; status: "open" | "close
   };
 }
 
-/**
- * A signal ends (status `closed`/`cancelled`, `trade_closed` to the dashboard) once it is still
- * active, the master closed or cancelled its ticket, no slave holds an open link and no order for
- * it is pending.
- */
-export function isSignalComplete(s: { active: boolean; masterClosed: boolean; openLinks: number; pendingOrders: number }): boolean {
-  return s.active && s.masterClosed && s.openLinks === 0 && s.pendingOrders === 0;
-}
+/** Kept here for existing imports; the completion rules live in completion.ts. */
+export { isSignalComplete } from "./completion.ts";

@@ -1,27 +1,28 @@
 /**
  * When a signal ends (status `closed` or `cancelled`, `trade_closed` to the dashboard): load each
- * listed signal's completion facts in ONE query, decide with the domain's isSignalComplete (the
+ * listed signal's completion facts in ONE query, decide with the domain's signalEnd (complete: the
  * master closed or cancelled its ticket, no slave still holds an open link, no order for it is
- * pending), and end the complete ones in ONE statement.
+ * pending; or, when a confirmation timeout is given — the silence sweep — the master's close is at
+ * least that old), and end those in ONE statement. Also loads ended signals with the slaves still
+ * to confirm their close (signal_updated after a late report or a silence ending).
  */
-import { and, inArray, sql } from "drizzle-orm";
+import { and, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { signals } from "../../../db/schema.ts";
 import { ofTenant } from "../../../db/scope.ts";
-import { isSignalComplete } from "../domain/index.ts";
+import type { SignalRow } from "../../signals/mappers.ts";
+import { slaveIdList, unconfirmedSlaveIdsSql } from "../../signals/unconfirmed.ts";
+import { signalEnd, type EndingFacts } from "../domain/index.ts";
 
-/** Per signal: still active, master closed, open links and pending orders (counts). */
-export async function loadCompletionFacts(
-  db: Db,
-  tenantId: string,
-  ids: string[],
-): Promise<{ id: string; active: boolean; masterClosed: boolean; openLinks: number; pendingOrders: number }[]> {
+/** Per signal: still active, master closed (and when), open links and pending orders (counts). */
+export async function loadCompletionFacts(db: Db, tenantId: string, ids: string[]): Promise<(EndingFacts & { id: string })[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .select({
       id: signals.id,
       active: sql<boolean>`${signals.status} = 'active'`,
       masterClosed: sql<boolean>`${signals.masterClosedAt} is not null`,
+      masterClosedAt: signals.masterClosedAt,
       // "signals"."id" spelled out: drizzle writes a single-table query's columns unqualified,
       // which inside these subqueries would name the subquery's own id.
       openLinks: sql<number>`(select count(*) from position_links pl where pl.signal_id = "signals"."id" and pl.status = 'open')::int`,
@@ -32,17 +33,48 @@ export async function loadCompletionFacts(
   return rows.map((r) => ({ ...r, openLinks: Number(r.openLinks), pendingOrders: Number(r.pendingOrders) }));
 }
 
-/** Ends every listed signal that is complete (load → isSignalComplete → write); returns the ids it ended. */
-export async function completeSignalsIfDone(db: Db, tenantId: string, signalIds: (string | null)[], now: Date): Promise<string[]> {
+/**
+ * Ends every listed signal that ends at `now` (load → signalEnd → write): `ended` are the ids it
+ * ended, `alreadyEnded` the listed ids that were no longer active (a late report's signal).
+ * `confirmTimeoutMs` (ms): also end the master-closed signals whose close is at least that old
+ * with copies still unconfirmed (the silence sweep); null (the report paths) = only complete ones.
+ */
+export async function endSignals(
+  db: Db,
+  tenantId: string,
+  signalIds: (string | null)[],
+  now: Date,
+  confirmTimeoutMs: number | null = null,
+): Promise<{ ended: string[]; alreadyEnded: string[] }> {
   const ids = [...new Set(signalIds.filter((s): s is string => s !== null))];
-  if (ids.length === 0) return [];
+  if (ids.length === 0) return { ended: [], alreadyEnded: [] };
   const facts = await loadCompletionFacts(db, tenantId, ids);
-  const done = facts.filter((f) => isSignalComplete(f)).map((f) => f.id);
-  if (done.length === 0) return [];
+  const alreadyEnded = facts.filter((f) => !f.active).map((f) => f.id);
+  const done = facts.filter((f) => signalEnd(f, now, confirmTimeoutMs) !== null).map((f) => f.id);
+  if (done.length === 0) return { ended: [], alreadyEnded };
   const rows = await db
     .update(signals)
     .set({ status: sql`coalesce(${signals.finalStatus}, 'closed')`, closedAt: now })
     .where(ofTenant(signals, tenantId, and(inArray(signals.id, done), sql`${signals.status} = 'active'`)))
     .returning({ id: signals.id });
-  return rows.map((r) => r.id);
+  return { ended: rows.map((r) => r.id), alreadyEnded };
+}
+
+/** endSignals, returning only the ids it ended. */
+export async function completeSignalsIfDone(db: Db, tenantId: string, signalIds: (string | null)[], now: Date, confirmTimeoutMs: number | null = null): Promise<string[]> {
+  return (await endSignals(db, tenantId, signalIds, now, confirmTimeoutMs)).ended;
+}
+
+/** A signal row with the slaves still to confirm its close (Signal.unconfirmedSlaveIds). */
+export type SignalWithUnconfirmed = SignalRow & { unconfirmedSlaveIds: string[] };
+
+/** The listed signals that have ended (not `active`), with their unconfirmed slaves; one query. */
+export async function loadEndedSignals(db: Db, tenantId: string, signalIds: (string | null)[]): Promise<SignalWithUnconfirmed[]> {
+  const ids = [...new Set(signalIds.filter((s): s is string => s !== null))];
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ ...getTableColumns(signals), unconfirmedSlaveIds: unconfirmedSlaveIdsSql })
+    .from(signals)
+    .where(ofTenant(signals, tenantId, inArray(signals.id, ids), sql`${signals.status} <> 'active'`));
+  return rows.map((r) => ({ ...r, unconfirmedSlaveIds: slaveIdList(r.unconfirmedSlaveIds) }));
 }
