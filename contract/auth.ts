@@ -59,7 +59,7 @@ export const tenantSchema = z.object({
   id: z.string(),
   name: z.string(),
   slug: z.string(),
-  /** true after pause-all / panic-stop until a slave is enabled again. */
+  /** true after pause-all / panic-stop until POST /api/emergency/resume ("Resume copying"). */
   copyPaused: z.boolean(),
 });
 export type Tenant = z.infer<typeof tenantSchema>;

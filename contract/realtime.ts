@@ -17,6 +17,8 @@ export type ServerMessage =
   | { type: "account_updated"; data: Account }
   | { type: "account_deleted"; data: { id: string } }
   | { type: "audit_log"; data: AuditLog }
+  /** The organisation's state changed (Pause All, PANIC STOP, Resume copying). */
+  | { type: "tenant_updated"; data: { copyPaused: boolean } }
   | { type: "heartbeat"; data: { ts: number } }
   | { type: "connected"; data: { tenantId: string } };
 

@@ -120,7 +120,7 @@ describe.each(databaseKinds())("accounts on %s", (kind) => {
     expect(bad.body.issues[0].path).toBe("params.id");
   });
 
-  it("pause-all and panic-stop pause every active slave and are audited; Enable resumes", async () => {
+  it("pause-all and panic-stop pause every active slave and are audited; Enable changes one slave, Resume copying resumes", async () => {
     const t2 = await signUp(server.url);
     const a = (await t2.api.post("/api/accounts", slave("1"))).body;
     const b = (await t2.api.post("/api/accounts", slave("2"))).body;
@@ -131,12 +131,15 @@ describe.each(databaseKinds())("accounts on %s", (kind) => {
     expect(slaves.map((s) => s.status)).toEqual(["paused", "paused"]);
     expect((await t2.api.get("/api/auth/me")).body.tenant.copyPaused).toBe(true);
 
+    // Issue 13: a slave's Enable changes that slave only; Resume copying ends the organisation's pause.
     await t2.api.put(`/api/accounts/${a.id}`, { status: "active" });
+    expect((await t2.api.get("/api/auth/me")).body.tenant.copyPaused).toBe(true);
+    expect((await t2.api.post("/api/emergency/resume")).body).toEqual({ ok: true, resumedAccounts: 1 });
     expect((await t2.api.get("/api/auth/me")).body.tenant.copyPaused).toBe(false);
 
     const panic = await t2.api.post("/api/emergency/panic-stop");
     expect(panic.status).toBe(200);
-    expect(panic.body.pausedAccounts).toBe(1);
+    expect(panic.body.pausedAccounts).toBe(2);
     expect((await t2.api.get(`/api/accounts/${b.id}`)).body.status).toBe("paused");
 
     const logs = auditLogListSchema.parse((await t2.api.get("/api/audit-logs")).body);

@@ -71,7 +71,9 @@ describe.each(databaseKinds())("copy rules on %s", (kind) => {
     const res = await b.master.signal(masterEvent("OPEN", { ticket: nextTicket(), volume: 3 }));
     expect(res.body).toMatchObject({ queued: 1, rejected: 0 });
     const execs = await executionsOf(res.body.signalId);
-    expect(execs.map((e) => [e.slaveAccountId, e.volume])).toEqual([[s2, "3.00"]]);
+    // The paused slave gets its verdict (issue 13), never an order.
+    expect(execs.filter((e) => e.status !== "skipped").map((e) => [e.slaveAccountId, e.volume])).toEqual([[s2, "3.00"]]);
+    expect(execs.filter((e) => e.status === "skipped").map((e) => [e.slaveAccountId, e.reasonCode, e.errorMessage])).toEqual([[s1, "slave_inactive", "Account is paused"]]);
   });
 
   it("blocks new opens once the daily loss stop is reached", async () => {
@@ -197,7 +199,7 @@ describe.each(databaseKinds())("copy rules on %s", (kind) => {
     expect((await t.api.get("/api/signals?status=cancelled")).body.map((x: { id: string }) => x.id)).toEqual([open.body.signalId]);
   });
 
-  it("PANIC STOP pauses every slave and sends each a close-all order; Enable resumes copying", async () => {
+  it("PANIC STOP pauses every slave and sends each a close-all order; Resume copying resumes", async () => {
     const res = await t.api.post("/api/emergency/panic-stop");
     expect(res.body).toMatchObject({ pausedAccounts: 2, closeOrders: 2 });
     for (const s of b.slaves) {
@@ -207,9 +209,10 @@ describe.each(databaseKinds())("copy rules on %s", (kind) => {
     }
     const muted = await b.master.signal(masterEvent("OPEN", { ticket: nextTicket() }));
     expect(muted.body).toMatchObject({ queued: 0, rejected: 0 });
-    await t.api.put(`/api/accounts/${b.slaveIds[0]!}`, { status: "active" });
+    // Issue 13: Enable no longer resumes the organisation; Resume copying does (both slaves).
+    await t.api.post("/api/emergency/resume");
     const resumed = await b.master.signal(masterEvent("OPEN", { ticket: nextTicket() }));
-    expect(resumed.body).toMatchObject({ queued: 1 });
+    expect(resumed.body).toMatchObject({ queued: 2 });
     const close = await t.api.post("/api/emergency/close-all");
     expect(close.body).toMatchObject({ ok: true, closeOrders: 2 });
   });

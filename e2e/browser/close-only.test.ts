@@ -59,12 +59,12 @@ describe.each(databaseKinds())("close-only badge on %s", (kind) => {
 
     // Resume from the card: a confirmation that says what will happen, then the badge goes.
     await page.goto("/slaves");
-    await card.getByTestId("button-resume-copying").click();
+    await card.getByTestId("button-resume-slave").click();
     // Cancelling changes nothing.
     await page.getByTestId("dialog-confirm").getByTestId("button-cancel-confirm").click();
     await page.getByTestId("dialog-confirm").waitFor({ state: "detached" });
     expect(accountSchema.parse((await t.api.get(`/api/accounts/${s1}`)).body).closeOnly).not.toBeNull();
-    await card.getByTestId("button-resume-copying").click();
+    await card.getByTestId("button-resume-slave").click();
     await confirmDialog(page, "S1 will copy new trades again today even though daily loss stop reached (3.50% ≥ 3%).");
     await expectToast(page, "Copying resumed for S1");
     await card.getByTestId("badge-close-only").waitFor({ state: "detached" });

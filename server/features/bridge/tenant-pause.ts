@@ -1,4 +1,4 @@
-/** Whether the tenant's copying is paused (pause-all / PANIC STOP until a slave is enabled). */
+/** Whether the tenant's copying is paused (pause-all / PANIC STOP until Resume copying). */
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { tenants } from "../../db/schema.ts";

@@ -1,27 +1,34 @@
 /**
  * Emergency controls — spec §2 sidebar PANIC STOP and /risk Emergency Controls, §7, §8:
- * - pause-all: pause the tenant's copying and every active slave (→ `paused`);
+ * - pause-all: pause the tenant's copying and every active slave (→ `paused`, paused by the
+ *   organisation), and cancel every opening order not yet handed out (domain/pause.ts);
  * - panic-stop: the same, plus a CLOSE_ALL order to every slave (copy-engine/close-all.ts);
  * - close-all ("Close All Positions"): only the CLOSE_ALL orders; copying continues.
- * Each runs in one transaction with its audit entry; orders and account changes are announced
- * after commit. Resuming is a slave's Enable (accounts/service.ts clears the tenant's pause).
+ * Each runs in one transaction with its audit entry; orders, cancels, account and tenant changes
+ * are announced after commit. Resuming is POST /api/emergency/resume (resume-copying.ts); a
+ * slave's own Enable changes that slave only.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Account } from "#contract";
 import type { Db } from "../../db/client.ts";
-import { accounts, tenants } from "../../db/schema.ts";
+import { accounts, executions, tenants } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
 import type { AppContext } from "../../http/context.ts";
 import { toAccount } from "../accounts/mappers.ts";
 import { writeAuditLog, type AuditEntry } from "../audit/write-audit-log.ts";
 import { queueCloseAll } from "../copy-engine/close-all.ts";
+import { PAUSE_CANCEL_CODE, PAUSE_CANCEL_MESSAGE, pauseCancelIds } from "../copy-engine/domain/pause.ts";
 import { emptyEffects, publishEffects } from "../copy-engine/effects.ts";
+import { completeSignalsIfDone } from "../copy-engine/store/completion-store.ts";
+import type { ExecutionRow } from "../signals/mappers.ts";
 
 export type EmergencyAction = "pause-all" | "panic-stop" | "close-all";
 
 export interface EmergencyResult {
   pausedAccounts: number;
   closeOrders: number;
+  /** Queued orders never handed out that the pause cancelled. */
+  cancelledOrders: number;
 }
 
 const PLAN: Record<EmergencyAction, { pause: boolean; closeAll: boolean; level: AuditEntry["level"]; category: AuditEntry["category"] }> = {
@@ -30,44 +37,96 @@ const PLAN: Record<EmergencyAction, { pause: boolean; closeAll: boolean; level: 
   "close-all": { pause: false, closeAll: true, level: "warning", category: "trade" },
 };
 
-/** Inside a transaction: pauses the tenant and its active slaves; returns the slaves it paused. */
-async function pauseTenantCopying(db: Db, tenantId: string): Promise<Account[]> {
+/**
+ * Inside a transaction: takes the tenant's signal lock (the one process-signal.ts holds while it
+ * turns a master event into orders), so no open being processed can queue an order after the
+ * cancels below, and every open processed after commit sees the pause.
+ */
+export async function lockTenantSignals(db: Db, tenantId: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${tenantId}, 0))`);
+}
+
+/** Inside a transaction: pauses the tenant and its active live slaves (paused by `tenant`); returns the slaves it paused. */
+async function pauseTenantCopying(db: Db, tenantId: string, now: Date): Promise<Account[]> {
   await db.update(tenants).set({ copyPaused: true }).where(eq(tenants.id, tenantId));
   const rows = await db
     .update(accounts)
-    .set({ status: "paused", updatedAt: new Date() })
-    .where(ofTenant(accounts, tenantId, and(eq(accounts.role, "SLAVE"), eq(accounts.status, "active"))))
+    .set({ status: "paused", pausedBy: "tenant", updatedAt: now })
+    .where(ofTenant(accounts, tenantId, and(eq(accounts.role, "SLAVE"), eq(accounts.status, "active"), isNull(accounts.deletedAt))))
     .returning();
   return rows.map(toAccount);
 }
 
-function describe(action: EmergencyAction, actor: string, paused: number, orders: number): string {
+/**
+ * Inside a transaction: cancels the tenant's queued orders that domain/pause.ts says to cancel
+ * (opens never handed out, and their copies' undelivered follow-ups), with reason `paused`, and
+ * ends the signals left with nothing to do. Rows are locked (FOR UPDATE) so a concurrent claim
+ * either hands an order out before (its delivery count is then > 0 and it is kept) or after (it is
+ * no longer pending). Returns the cancelled executions and the signals it ended.
+ */
+async function cancelQueuedOpens(db: Db, tenantId: string, now: Date): Promise<{ cancelled: ExecutionRow[]; closedSignalIds: string[] }> {
+  const queued = await db
+    .select({ id: executions.id, action: executions.action, status: executions.status, deliveryCount: executions.deliveryCount, slaveAccountId: executions.slaveAccountId, signalId: executions.signalId })
+    .from(executions)
+    .where(ofTenant(executions, tenantId, eq(executions.status, "pending")))
+    .for("update");
+  const ids = pauseCancelIds(queued);
+  if (ids.length === 0) return { cancelled: [], closedSignalIds: [] };
+  const cancelled = await db
+    .update(executions)
+    .set({ status: "cancelled", reasonCode: PAUSE_CANCEL_CODE, errorMessage: PAUSE_CANCEL_MESSAGE, reportedAt: now, leaseUntil: null })
+    .where(ofTenant(executions, tenantId, inArray(executions.id, ids), eq(executions.status, "pending"), eq(executions.deliveryCount, 0)))
+    .returning();
+  const closedSignalIds = await completeSignalsIfDone(
+    db,
+    tenantId,
+    cancelled.map((x) => x.signalId),
+    now,
+  );
+  return { cancelled, closedSignalIds };
+}
+
+function describe(action: EmergencyAction, actor: string, paused: number, orders: number, cancelled: number): string {
+  const cancels = `${cancelled} queued order(s) cancelled`;
   switch (action) {
     case "pause-all":
-      return `All copying paused by ${actor} (${paused} slave account(s) paused)`;
+      return `All copying paused by ${actor} (${paused} slave account(s) paused, ${cancels})`;
     case "panic-stop":
-      return `PANIC STOP executed by ${actor}: copying paused (${paused} slave account(s)), close-all sent to ${orders} slave(s)`;
+      return `PANIC STOP executed by ${actor}: copying paused (${paused} slave account(s), ${cancels}), close-all sent to ${orders} slave(s)`;
     case "close-all":
       return `Close all positions requested by ${actor}: close-all sent to ${orders} slave(s)`;
   }
 }
 
+/**
+ * Runs one emergency action for the tenant (`actor`: the user's email or "API" for the audit
+ * text). Pausing first waits for the in-memory hand-outs of the tenant's slaves to be recorded, so
+ * an order already handed to an EA is counted as handed out and never cancelled under it.
+ */
 export async function emergencyStop(ctx: AppContext, tenantId: string, actor: string, action: EmergencyAction): Promise<EmergencyResult> {
   const plan = PLAN[action];
-  const { paused, orders } = await ctx.db.transaction(async (tx) => {
-    const paused = plan.pause ? await pauseTenantCopying(tx, tenantId) : [];
-    const orders = plan.closeAll ? await queueCloseAll(tx, tenantId) : [];
+  if (plan.pause) {
+    const slaves = await ctx.db.select({ id: accounts.id }).from(accounts).where(ofTenant(accounts, tenantId, eq(accounts.role, "SLAVE")));
+    await Promise.all(slaves.map((s) => ctx.delivery.recorded(s.id)));
+  }
+  const now = new Date();
+  const { paused, orders, cancelled, closedSignalIds } = await ctx.db.transaction(async (tx) => {
+    if (plan.pause) await lockTenantSignals(tx, tenantId);
+    const paused = plan.pause ? await pauseTenantCopying(tx, tenantId, now) : [];
+    const { cancelled, closedSignalIds } = plan.pause ? await cancelQueuedOpens(tx, tenantId, now) : { cancelled: [], closedSignalIds: [] };
+    const orders = plan.closeAll ? await queueCloseAll(tx, tenantId, now) : [];
     await writeAuditLog(tx, {
       tenantId,
       level: plan.level,
       category: plan.category,
       source: "emergency",
-      message: describe(action, actor, paused.length, orders.length),
-      metadata: { pausedAccountIds: paused.map((a) => a.id), closeOrderIds: orders.map((o) => o.id) },
+      message: describe(action, actor, paused.length, orders.length, cancelled.length),
+      metadata: { pausedAccountIds: paused.map((a) => a.id), closeOrderIds: orders.map((o) => o.id), cancelledOrderIds: cancelled.map((o) => o.id) },
     });
-    return { paused, orders };
+    return { paused, orders, cancelled, closedSignalIds };
   });
   for (const a of paused) ctx.hub.publish(tenantId, { type: "account_updated", data: a });
-  publishEffects(ctx, tenantId, { ...emptyEffects(), orders, executions: orders });
-  return { pausedAccounts: paused.length, closeOrders: orders.length };
+  if (plan.pause) ctx.hub.publish(tenantId, { type: "tenant_updated", data: { copyPaused: true } });
+  publishEffects(ctx, tenantId, { ...emptyEffects(), orders, executions: [...cancelled, ...orders], closedSignalIds });
+  return { pausedAccounts: paused.length, closeOrders: orders.length, cancelledOrders: cancelled.length };
 }

@@ -37,7 +37,7 @@ export interface CloseOnlyBadgeProps {
  * Close-only protection state of a slave (issue 12): nothing when it copies normally; otherwise an
  * amber "Close-only" badge whose title gives the reason and since when, and — with `onResume` —
  * a "Resume" button that asks for confirmation first. Test ids: `badge-close-only`,
- * `button-resume-copying`.
+ * `button-resume-slave`.
  */
 export function CloseOnlyBadge({ account, now = Date.now(), onResume, resuming = false }: CloseOnlyBadgeProps) {
   const state = account.closeOnly;
@@ -56,7 +56,7 @@ export function CloseOnlyBadge({ account, now = Date.now(), onResume, resuming =
           confirmLabel="Resume"
           onConfirm={onResume}
           trigger={
-            <Button variant="outline" size="sm" className="h-6 px-2 text-xs" disabled={resuming} data-testid="button-resume-copying">
+            <Button variant="outline" size="sm" className="h-6 px-2 text-xs" disabled={resuming} data-testid="button-resume-slave">
               <Play />
               Resume
             </Button>

@@ -4,6 +4,7 @@ import { Outlet, useLocation } from "react-router";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
+import { useCopyPauseLiveSync } from "@/lib/copy-pause";
 import { DESKTOP_QUERY, useMediaQuery } from "@/lib/use-media-query";
 import { Brand } from "@/components/brand";
 import { Sidebar } from "./sidebar";
@@ -18,6 +19,8 @@ export function AppShell() {
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
   const location = useLocation();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // The organisation's copy pause (sidebar badge, Overview banner) follows tenant_updated.
+  useCopyPauseLiveSync();
 
   return (
     <div className="flex h-dvh overflow-hidden">

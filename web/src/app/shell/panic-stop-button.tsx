@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { toast, toastError } from "@/components/ui/use-toast";
 import { invalidateAccountQueries } from "@/lib/account-queries";
 import { apiRequest } from "@/lib/api-client";
+import { invalidateCopyPause } from "@/lib/copy-pause";
 
 /**
  * §2/§4 PANIC STOP: confirm, then POST /api/emergency/panic-stop (response not read). The button
@@ -16,6 +17,8 @@ export function PanicStopButton() {
     mutationFn: () => apiRequest("POST", "/api/emergency/panic-stop"),
     onSuccess: async () => {
       toast({ title: "PANIC STOP Executed", description: "All positions closed and copying paused.", variant: "destructive" });
+      // The pause state is refetched alongside, not awaited: the button's state follows the accounts as before.
+      void invalidateCopyPause(queryClient);
       await invalidateAccountQueries(queryClient);
     },
     onError: (error) => {

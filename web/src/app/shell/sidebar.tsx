@@ -5,13 +5,14 @@ import { Separator } from "@/components/ui/separator";
 import { useAuth } from "@/lib/auth";
 import { cn } from "@/lib/utils";
 import { Brand } from "@/components/brand";
+import { CopyPausedBadge } from "@/components/copy-paused-banner";
 import { NAV_ITEMS, isNavItemActive } from "./nav-items";
 import { PanicStopButton } from "./panic-stop-button";
 import { ThemeToggle } from "./theme-toggle";
 
 /**
  * §2 sidebar body: logo and name, tenant, navigation, 'LOGGED IN AS' user, LOGOUT, theme
- * toggle and PANIC STOP. `onNavigate` lets the mobile drawer close after a choice.
+ * toggle and PANIC STOP, with the "Copying paused" state above it while the organisation is paused. `onNavigate` lets the mobile drawer close after a choice.
  */
 export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const { state, logout } = useAuth();
@@ -75,6 +76,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
           </Button>
           <ThemeToggle />
         </div>
+        <CopyPausedBadge />
         <PanicStopButton />
       </div>
     </div>

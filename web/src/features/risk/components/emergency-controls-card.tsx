@@ -1,14 +1,18 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { OctagonX, Pause, TriangleAlert } from "lucide-react";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { invalidateCopyPause } from "@/lib/copy-pause";
 import { useCloseAllPositions, usePauseAllCopying } from "../api/risk-requests";
 
 /**
  * §2 /risk Emergency Controls (destructive style): 'Pause All Copying' ('Pausing...') and
  * 'Close All Positions', which really queues a close-all to every slave after a confirmation.
+ * Pausing shows the organisation's "Copying paused" state (sidebar, Overview) at once.
  */
 export function EmergencyControlsCard() {
+  const queryClient = useQueryClient();
   const pause = usePauseAllCopying();
   const closeAll = useCloseAllPositions();
   return (
@@ -21,7 +25,7 @@ export function EmergencyControlsCard() {
         <CardDescription>Stop copying to every slave account, or flatten every copied position at once.</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-3 sm:flex-row">
-        <Button variant="outline" className="border-destructive/60 text-destructive hover:bg-destructive/10 hover:text-destructive" disabled={pause.isPending} onClick={() => pause.mutate()} data-testid="button-pause-all">
+        <Button variant="outline" className="border-destructive/60 text-destructive hover:bg-destructive/10 hover:text-destructive" disabled={pause.isPending} onClick={() => pause.mutate(undefined, { onSuccess: () => void invalidateCopyPause(queryClient) })} data-testid="button-pause-all">
           <Pause />
           {pause.isPending ? "Pausing..." : "Pause All Copying"}
         </Button>
