@@ -79,6 +79,31 @@ export const accountSchema = z.object({
   brokerUtcOffsetSec: z.number().int().nullable().optional(),
   /** Close-only protection state of a slave (docs/bridge-protocol.md §8.3); null when it copies normally. */
   closeOnly: closeOnlyStateSchema.nullable().optional(),
+  /**
+   * When the account was deleted (soft delete; ISO time), null or absent while live. Only
+   * `GET /api/accounts?includeDeleted=true` returns deleted accounts: history screens use it to
+   * name a deleted slave "<alias> (deleted)".
+   */
+  deletedAt: z.string().nullable().optional(),
 });
 export type Account = z.infer<typeof accountSchema>;
 export const accountListSchema = z.array(accountSchema);
+
+/** GET /api/accounts query: `includeDeleted=true` also lists deleted accounts (name resolution for history). */
+export const listAccountsQuerySchema = z.object({
+  includeDeleted: z.enum(["true", "false"], { message: "includeDeleted must be true or false" }).optional(),
+});
+export type ListAccountsQuery = z.infer<typeof listAccountsQuerySchema>;
+
+/**
+ * DELETE /api/accounts/:id: the account is soft-deleted (gone from lists, copying and the bridge;
+ * its history stays readable). `deletedApiKeys`: the keys bound to it, deleted with it (its EA is
+ * refused from its next request); `cancelledOrders`: its orders still pending, cancelled
+ * (reason code `account_deleted`).
+ */
+export const deleteAccountResponseSchema = z.object({
+  ok: z.literal(true),
+  deletedApiKeys: z.array(z.object({ id: z.string(), name: z.string(), apiKey: z.string() })),
+  cancelledOrders: z.number().int(),
+});
+export type DeleteAccountResponse = z.infer<typeof deleteAccountResponseSchema>;

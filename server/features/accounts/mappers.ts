@@ -35,5 +35,6 @@ export function toAccount(row: AccountRow): Account {
     marginMode: (row.marginMode as Account["marginMode"]) ?? null,
     brokerUtcOffsetSec: row.brokerUtcOffsetSec,
     closeOnly: closeOnlyOf(row),
+    ...(row.deletedAt ? { deletedAt: row.deletedAt.toISOString() } : {}),
   };
 }

@@ -1,7 +1,7 @@
 /** /api/accounts routes — spec §7. */
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { createAccountRequestSchema, idParamsSchema, updateAccountRequestSchema } from "#contract";
+import { createAccountRequestSchema, idParamsSchema, listAccountsQuerySchema, updateAccountRequestSchema } from "#contract";
 import type { AppContext } from "../../http/context.ts";
 import { notFound } from "../../http/errors.ts";
 import { tenantIdOf } from "../auth/guard.ts";
@@ -14,7 +14,11 @@ import { listSymbolSpecs } from "./symbol-specs.ts";
 export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.get("/accounts", async (request) => (await listAccounts(ctx.db, tenantIdOf(request))).map(toAccount));
+  // Live accounts; `?includeDeleted=true` adds the deleted ones (with deletedAt) so history screens
+  // can still name a deleted slave.
+  api.get("/accounts", { schema: { querystring: listAccountsQuerySchema } }, async (request) =>
+    (await listAccounts(ctx.db, tenantIdOf(request), undefined, { includeDeleted: request.query.includeDeleted === "true" })).map(toAccount),
+  );
 
   api.get("/accounts/master", async (request) => {
     const row = await findMaster(ctx.db, tenantIdOf(request));
@@ -56,8 +60,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     updateAccount(ctx, tenantIdOf(request), request.params.id, request.body),
   );
 
-  api.delete("/accounts/:id", { schema: { params: idParamsSchema } }, async (request) => {
-    await deleteAccount(ctx, tenantIdOf(request), request.params.id);
-    return { ok: true as const };
-  });
+  api.delete("/accounts/:id", { schema: { params: idParamsSchema } }, async (request) =>
+    deleteAccount(ctx, tenantIdOf(request), request.params.id),
+  );
 }

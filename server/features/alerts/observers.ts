@@ -4,7 +4,7 @@
  * periodic monitor (slave_disconnect, missed_trade). Each fired condition goes through raiseAlert
  * (rate limit) and wakes the dispatcher.
  */
-import { and, eq, inArray, isNotNull, lt } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lt } from "drizzle-orm";
 import type { AlertThresholds, AlertType } from "#contract";
 import type { Db } from "../../db/client.ts";
 import { accounts, alertConfigs, executions } from "../../db/schema.ts";
@@ -70,7 +70,8 @@ export class AlertObservers {
     const configs = await enabledConfigs(this.ctx.db, tenantId, EXECUTION_TYPES);
     if (configs.length === 0) return;
     const ids = [...new Set(rows.map((r) => r.slaveAccountId))];
-    const accountRows = await this.ctx.db.select().from(accounts).where(ofTenant(accounts, tenantId, inArray(accounts.id, ids)));
+    // A deleted slave raises no alert (its pending orders are cancelled when it is deleted).
+    const accountRows = await this.ctx.db.select().from(accounts).where(ofTenant(accounts, tenantId, inArray(accounts.id, ids), isNull(accounts.deletedAt)));
     const byId = new Map(accountRows.map((a) => [a.id, a]));
     for (const row of rows) {
       const account = byId.get(row.slaveAccountId);
@@ -115,7 +116,7 @@ export class AlertObservers {
       const slaves = await this.ctx.db
         .select()
         .from(accounts)
-        .where(ofTenant(accounts, config.tenantId, eq(accounts.role, "SLAVE"), isNotNull(accounts.lastHeartbeat)));
+        .where(ofTenant(accounts, config.tenantId, eq(accounts.role, "SLAVE"), isNotNull(accounts.lastHeartbeat), isNull(accounts.deletedAt)));
       for (const slave of slaves) {
         const firing = slave.lastHeartbeat ? evaluateDisconnect(config.thresholds as AlertThresholds, slave.lastHeartbeat, now) : null;
         if (firing) await this.raise(config, subjectOf(slave), firing, true);
@@ -127,7 +128,7 @@ export class AlertObservers {
       const rows = await this.ctx.db
         .select({ exec: executions, account: accounts })
         .from(executions)
-        .innerJoin(accounts, eq(accounts.id, executions.slaveAccountId))
+        .innerJoin(accounts, and(eq(accounts.id, executions.slaveAccountId), isNull(accounts.deletedAt)))
         .where(ofTenant(executions, config.tenantId, eq(executions.status, "pending"), lt(executions.createdAt, cutoff)))
         .orderBy(executions.createdAt, executions.id)
         .limit(200);

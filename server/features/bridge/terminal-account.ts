@@ -12,7 +12,7 @@ import { accounts } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
 import { AppError, invalidField, notFound } from "../../http/errors.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
-import { findAccount, findMaster } from "../accounts/queries.ts";
+import { findAccount, findMaster, liveAccount } from "../accounts/queries.ts";
 import type { ApiKeyAuth } from "./auth.ts";
 
 export interface AccountSelector {
@@ -48,8 +48,9 @@ export function assertSelectsMaster(master: AccountRow, sel: AccountSelector): v
   }
 }
 
+/** A live slave of the tenant (a deleted account is unknown to the bridge, like one never added). */
 async function findSlave(db: Db, tenantId: string, match: ReturnType<typeof eq>): Promise<AccountRow | null> {
-  const rows = await db.select().from(accounts).where(ofTenant(accounts, tenantId, and(eq(accounts.role, "SLAVE"), match))).limit(1);
+  const rows = await db.select().from(accounts).where(ofTenant(accounts, tenantId, and(eq(accounts.role, "SLAVE"), match), liveAccount())).limit(1);
   return rows[0] ?? null;
 }
 

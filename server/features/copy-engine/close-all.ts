@@ -3,15 +3,18 @@
  * one CLOSE_ALL order per slave, telling its EA to close every position and delete every pending
  * order it opened for CopyBridge.
  */
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { accounts, executions } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
 import type { ExecutionRow } from "../signals/mappers.ts";
 
-/** Inside a transaction: queues CLOSE_ALL for every slave of the tenant; returns the orders. */
+/**
+ * Inside a transaction: queues CLOSE_ALL for every live slave of the tenant (a deleted slave has
+ * no key left to fetch it); returns the orders.
+ */
 export async function queueCloseAll(tx: Db, tenantId: string, now = new Date()): Promise<ExecutionRow[]> {
-  const slaves = await tx.select({ id: accounts.id }).from(accounts).where(ofTenant(accounts, tenantId, eq(accounts.role, "SLAVE")));
+  const slaves = await tx.select({ id: accounts.id }).from(accounts).where(ofTenant(accounts, tenantId, eq(accounts.role, "SLAVE"), isNull(accounts.deletedAt)));
   if (slaves.length === 0) return [];
   return tx
     .insert(executions)
@@ -29,7 +32,7 @@ export async function queueCloseAllFor(tx: Db, tenantId: string, slaveIds: strin
   const slaves = await tx
     .select({ id: accounts.id })
     .from(accounts)
-    .where(ofTenant(accounts, tenantId, eq(accounts.role, "SLAVE"), inArray(accounts.id, slaveIds)));
+    .where(ofTenant(accounts, tenantId, eq(accounts.role, "SLAVE"), inArray(accounts.id, slaveIds), isNull(accounts.deletedAt)));
   if (slaves.length === 0) return [];
   return tx
     .insert(executions)

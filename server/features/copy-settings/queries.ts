@@ -1,5 +1,5 @@
 /** Copy settings data access, always scoped by tenant (db/scope.ts). */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { CopySettingsValues } from "#contract";
 import type { Db } from "../../db/client.ts";
 import { accounts, copySettings } from "../../db/schema.ts";
@@ -15,7 +15,7 @@ export interface SlaveWithSettings {
 }
 
 /**
- * Every SLAVE account of the tenant, in the slave list's order (created, then id), each with its
+ * Every live SLAVE account of the tenant (deleted ones are gone from the list), in the slave list's order (created, then id), each with its
  * copy settings row (left join: null for a slave that copies with the defaults).
  */
 export async function listSlaveSettings(db: Db, tenantId: string): Promise<SlaveWithSettings[]> {
@@ -23,17 +23,18 @@ export async function listSlaveSettings(db: Db, tenantId: string): Promise<Slave
     .select({ slaveAccountId: accounts.id, row: copySettings })
     .from(accounts)
     .leftJoin(copySettings, and(eq(copySettings.slaveAccountId, accounts.id), eq(copySettings.tenantId, tenantId)))
-    .where(ofTenant(accounts, tenantId, eq(accounts.role, "SLAVE")))
+    .where(ofTenant(accounts, tenantId, eq(accounts.role, "SLAVE"), isNull(accounts.deletedAt)))
     .orderBy(asc(accounts.createdAt), asc(accounts.id));
   return rows;
 }
 
 /**
  * The tenant's account `accountId` (any role), locked `FOR KEY SHARE` so it cannot be deleted
- * before the caller's transaction writes a row referencing it. Null when it is not the tenant's.
+ * before the caller's transaction writes a row referencing it. Null when it is not the tenant's or
+ * was deleted (soft delete: its settings are kept for history but can no longer be changed).
  */
 export async function findAccountForSettings(tx: Db, tenantId: string, accountId: string): Promise<AccountRow | null> {
-  const rows = await tx.select().from(accounts).where(ofTenantById(accounts, tenantId, accountId)).for("key share").limit(1);
+  const rows = await tx.select().from(accounts).where(ofTenantById(accounts, tenantId, accountId, isNull(accounts.deletedAt))).for("key share").limit(1);
   return rows[0] ?? null;
 }
 

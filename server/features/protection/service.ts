@@ -3,6 +3,7 @@
  * "Protection that acts"): clears the close-only state and marks the current broker day as resumed,
  * so protection does not trip again before the slave's next broker day.
  */
+import { isNull } from "drizzle-orm";
 import type { Account } from "#contract";
 import { accounts } from "../../db/schema.ts";
 import { ofTenantById } from "../../db/scope.ts";
@@ -22,7 +23,7 @@ export const NOT_CLOSE_ONLY = "Account is not close-only";
  */
 export async function resumeCopying(ctx: AppContext, tenantId: string, accountId: string, actor: string, now = new Date()): Promise<Account> {
   const updated = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(accounts).where(ofTenantById(accounts, tenantId, accountId)).for("update");
+    const [row] = await tx.select().from(accounts).where(ofTenantById(accounts, tenantId, accountId, isNull(accounts.deletedAt))).for("update");
     if (!row) throw notFound("Account");
     if (row.closeOnlyCode === null) throw conflict(NOT_CLOSE_ONLY);
     const resumedDay = brokerDayOf(now.getTime(), row.brokerUtcOffsetSec);

@@ -4,13 +4,13 @@
  * > 0 and stored as an exact numeric. Errors: 404 unknown id (another tenant's included), 400 when
  * the slave account is not one of the tenant's slaves.
  */
-import { asc } from "drizzle-orm";
+import { asc, isNotNull, notInArray } from "drizzle-orm";
 import type { SymbolMap, createSymbolMapRequestSchema, updateSymbolMapRequestSchema } from "#contract";
 import { numberToDecimalString } from "#contract";
 import type { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
-import { symbolMaps } from "../../db/schema.ts";
+import { accounts, symbolMaps } from "../../db/schema.ts";
 import { ofTenant, ofTenantById } from "../../db/scope.ts";
 import type { AppContext } from "../../http/context.ts";
 import { conflict, invalidField, notFound } from "../../http/errors.ts";
@@ -45,8 +45,14 @@ async function assertSlave(db: Db, tenantId: string, accountId: string): Promise
   if (!account || account.role !== "SLAVE") throw invalidField("slaveAccountId", "Slave account not found");
 }
 
+/** The tenant's mappings of live slaves (a deleted slave's mappings are kept but no longer act or show). */
 export async function listSymbolMaps(ctx: AppContext, tenantId: string): Promise<SymbolMap[]> {
-  const rows = await ctx.db.select().from(symbolMaps).where(ofTenant(symbolMaps, tenantId)).orderBy(asc(symbolMaps.createdAt), asc(symbolMaps.id));
+  const deletedSlaves = ctx.db.select({ id: accounts.id }).from(accounts).where(ofTenant(accounts, tenantId, isNotNull(accounts.deletedAt)));
+  const rows = await ctx.db
+    .select()
+    .from(symbolMaps)
+    .where(ofTenant(symbolMaps, tenantId, notInArray(symbolMaps.slaveAccountId, deletedSlaves)))
+    .orderBy(asc(symbolMaps.createdAt), asc(symbolMaps.id));
   return rows.map(toSymbolMap);
 }
 

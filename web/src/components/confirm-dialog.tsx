@@ -25,6 +25,11 @@ export interface ConfirmDialogProps {
   /** Red confirm button for irreversible actions. */
   destructive?: boolean;
   onConfirm: () => void;
+  /**
+   * Extra test id naming this particular confirmation (e.g. `dialog-confirm-key-disable`), on a
+   * layout-neutral wrapper inside the dialog; the dialog itself keeps `dialog-confirm`.
+   */
+  testId?: string;
 }
 
 /**
@@ -41,25 +46,37 @@ export function ConfirmDialog({
   cancelLabel = "Cancel",
   destructive = false,
   onConfirm,
+  testId,
 }: ConfirmDialogProps) {
+  const content = (
+    <>
+      <AlertDialogHeader>
+        <AlertDialogTitle>{title}</AlertDialogTitle>
+        <AlertDialogDescription>{description}</AlertDialogDescription>
+      </AlertDialogHeader>
+      <AlertDialogFooter>
+        <AlertDialogCancel data-testid="button-cancel-confirm">{cancelLabel}</AlertDialogCancel>
+        <AlertDialogAction
+          data-testid="button-confirm"
+          className={destructive ? buttonVariants({ variant: "destructive" }) : undefined}
+          onClick={onConfirm}
+        >
+          {confirmLabel}
+        </AlertDialogAction>
+      </AlertDialogFooter>
+    </>
+  );
   return (
     <AlertDialog open={open} onOpenChange={onOpenChange}>
       {trigger ? <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger> : null}
       <AlertDialogContent data-testid="dialog-confirm">
-        <AlertDialogHeader>
-          <AlertDialogTitle>{title}</AlertDialogTitle>
-          <AlertDialogDescription>{description}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel data-testid="button-cancel-confirm">{cancelLabel}</AlertDialogCancel>
-          <AlertDialogAction
-            data-testid="button-confirm"
-            className={destructive ? buttonVariants({ variant: "destructive" }) : undefined}
-            onClick={onConfirm}
-          >
-            {confirmLabel}
-          </AlertDialogAction>
-        </AlertDialogFooter>
+        {testId ? (
+          <div className="contents" data-testid={testId}>
+            {content}
+          </div>
+        ) : (
+          content
+        )}
       </AlertDialogContent>
     </AlertDialog>
   );

@@ -10,6 +10,8 @@ export const accountKeys = {
   all: ["/api/accounts"] as const,
   master: ["/api/accounts/master"] as const,
   slaves: ["/api/accounts/slaves"] as const,
+  /** Live and deleted accounts (issue 13 soft delete): for naming the accounts of history rows. */
+  withDeleted: ["/api/accounts?includeDeleted=true"] as const,
 };
 
 const fetchOrThrow = getQueryFn<Account>({ on401: "throw" });
@@ -36,6 +38,28 @@ export const slaveAccountsQuery = queryOptions<Account[]>({ queryKey: accountKey
 
 /** GET /api/accounts (master and slaves). */
 export const accountsQuery = queryOptions<Account[]>({ queryKey: accountKeys.all });
+
+/** GET /api/accounts?includeDeleted=true — live and deleted accounts (deleted ones carry deletedAt). */
+export const accountsWithDeletedQuery = queryOptions<Account[]>({ queryKey: accountKeys.withDeleted });
+
+/**
+ * The name of an account in history (Live Trades, analytics): alias, else account number, with
+ * " (deleted)" after a deleted account's name — its trades stay readable after it is deleted.
+ */
+export function historyAccountName(account: Pick<Account, "alias" | "accountNumber" | "deletedAt">): string {
+  const name = account.alias?.trim() || account.accountNumber;
+  return account.deletedAt ? `${name} (deleted)` : name;
+}
+
+/**
+ * Every account of the tenant, deleted ones included, by id: resolve a history row's account id
+ * with `byId.get(id)` and name it with historyAccountName. Empty while loading or on error.
+ */
+export function useAccountsWithDeleted() {
+  const query = useQuery(accountsWithDeletedQuery);
+  const accounts = query.data ?? [];
+  return { ...query, accounts, byId: new Map(accounts.map((a) => [a.id, a])) };
+}
 
 /** The master account; null while loading, when none exists or when the query failed (§7). */
 export function useMasterAccount() {

@@ -1,5 +1,6 @@
 import type { Account } from "#contract";
 import { accountKeys } from "@/lib/account-queries";
+import { apiKeysQueryKey } from "./bound-keys";
 import { type AccountFormValues, createAccount, deleteAccount, updateAccount } from "./account-requests";
 import { useAccountMutation } from "./use-account-mutation";
 
@@ -33,6 +34,7 @@ export function useDeleteMasterAccount() {
     success: "Master account deleted successfully.",
     failure: "Failed to delete master account.",
     beforeRefetch: (queryClient) => queryClient.setQueryData(accountKeys.master, null),
-    refetch: [accountKeys.all, accountKeys.slaves],
+    // Its bound keys are deleted with it; history screens rename it "(deleted)".
+    refetch: [accountKeys.all, accountKeys.slaves, accountKeys.withDeleted, apiKeysQueryKey],
   });
 }

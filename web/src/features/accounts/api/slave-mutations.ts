@@ -1,5 +1,6 @@
 import type { Account } from "#contract";
 import { accountKeys } from "@/lib/account-queries";
+import { apiKeysQueryKey } from "./bound-keys";
 import { type AccountFormValues, createAccount, deleteAccount, updateAccount } from "./account-requests";
 import { useAccountMutation } from "./use-account-mutation";
 
@@ -48,6 +49,7 @@ export function useDeleteSlaveAccount() {
     mutationFn: deleteAccount,
     success: "Slave account deleted successfully.",
     failure: "Failed to delete slave account.",
-    refetch: [accountKeys.slaves, accountKeys.all],
+    // Its bound keys are deleted with it; history screens rename it "(deleted)".
+    refetch: [accountKeys.slaves, accountKeys.all, accountKeys.withDeleted, apiKeysQueryKey],
   });
 }

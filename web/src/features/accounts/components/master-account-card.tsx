@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { formatMoney } from "@/lib/format";
 import { useDeleteMasterAccount } from "../api/master-mutations";
+import { DeleteAccountDescription } from "./delete-account-description";
 
 /**
  * §2 /master card: alias or 'Account {number}', broker and platform, status badge (master
@@ -52,7 +53,8 @@ export function MasterAccountCard({ master }: { master: Account }) {
       <CardFooter className="justify-end">
         <ConfirmDialog
           title="Delete Account"
-          description="Are you sure you want to delete this master account? This action cannot be undone."
+          description={<DeleteAccountDescription account={master} />}
+          testId="dialog-confirm-account-delete"
           confirmLabel="Delete"
           destructive
           onConfirm={() => remove.mutate(master.id)}

@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { formatDate, formatRelativeTime, formatUsd } from "@/lib/format";
 import { useResumeCopying } from "@/lib/resume-copying";
+import { DeleteAccountDescription } from "./delete-account-description";
 
 export interface SlaveAccountCardProps {
   account: Account;
@@ -66,7 +67,8 @@ export function SlaveAccountCard({ account, index, now, onEdit, onToggleStatus, 
           </Button>
           <ConfirmDialog
             title="Delete Account"
-            description="Are you sure you want to delete this slave account? This action cannot be undone."
+            description={<DeleteAccountDescription account={account} />}
+            testId="dialog-confirm-account-delete"
             confirmLabel="Delete"
             destructive
             onConfirm={() => onDelete(account)}

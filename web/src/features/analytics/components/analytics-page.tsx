@@ -2,7 +2,7 @@ import type { AnalyticsRange } from "#contract";
 import { useState } from "react";
 import { PageHeader } from "@/components/page-header";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { useSlaveAccounts } from "@/lib/account-queries";
+import { useAccountsWithDeleted, useSlaveAccounts } from "@/lib/account-queries";
 import { cn } from "@/lib/utils";
 import { useLiveAnalytics } from "../api/use-live-analytics";
 import { accountLabel } from "../lib/chart-series";
@@ -25,8 +25,13 @@ export function AnalyticsPage() {
 
   const account = slaves.find((s) => s.id === tab);
   const active = account ? tab : OVERVIEW;
-  const byId = new Map(slaves.map((s) => [s.id, s]));
-  const labelOf = (id: string) => accountLabel(id, byId.get(id)?.alias);
+  // Deleted slaves keep their analytics (issue 13 soft delete): named "<alias> (deleted)".
+  const { byId } = useAccountsWithDeleted();
+  const labelOf = (id: string) => {
+    const a = byId.get(id);
+    const label = accountLabel(id, a?.alias);
+    return a?.deletedAt ? `${label} (deleted)` : label;
+  };
   const currencyOf = (id: string) => byId.get(id)?.currency || undefined;
 
   return (
