@@ -1,6 +1,7 @@
 /** Audit logs — spec §2 /logs, §3 Audit log. Server-side filtering and keyset paging. */
 import { z } from "zod";
 import { INT64_MAX } from "./common.ts";
+import { verdictCodeParamSchema } from "./verdicts.ts";
 
 export const auditLevelSchema = z.enum(["info", "warning", "error"]);
 export type AuditLevel = z.infer<typeof auditLevelSchema>;
@@ -23,10 +24,14 @@ export const auditLogSchema = z.object({
 export type AuditLog = z.infer<typeof auditLogSchema>;
 export const auditLogListSchema = z.array(auditLogSchema);
 
-/** GET /api/audit-logs?level=&type=&before=&limit= — newest first. */
+/**
+ * GET /api/audit-logs?level=&type=&reasonCode=&before=&limit= — newest first. `reasonCode`: only
+ * entries about copies with that verdict code (metadata.reasonCode, or listed in metadata.skips).
+ */
 export const listAuditLogsQuerySchema = z.object({
   level: auditLevelSchema.optional(),
   type: auditCategorySchema.optional(),
+  reasonCode: verdictCodeParamSchema.optional(),
   before: z
     .string()
     .regex(/^\d{1,19}$/, "before must be a log id")

@@ -141,7 +141,7 @@ export const executionListSchema = z.array(executionSchema);
 /** GET /api/executions/summary?accountId= — the Live Trades slave tab figures (spec §2), all time. */
 export const executionSummaryQuerySchema = z.object({ accountId: z.uuid() });
 export const executionSummarySchema = z.object({
-  /** Opening orders (OPEN, PENDING_OPEN) copied to the account. */
+  /** Opening orders (OPEN, PENDING_OPEN) copied to the account; skipped copies (never attempted) are not counted. */
   total: z.number().int(),
   /** Of those, filled or placed. */
   successful: z.number().int(),

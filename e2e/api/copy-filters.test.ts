@@ -2,7 +2,7 @@
  * Copy engine v2 (issue 12) over the real protocol: the copy settings and risk limits that decide
  * WHETHER and HOW a slave copies, not how much (docs/bridge-protocol.md §8): signal lifetime and
  * order expiry (seconds from the master's event `ts`; `expiresAtMs` unix ms), reverse, SL/TP
- * copying, side / magic / pending filters (skipped: no order and no execution), and trading hours
+ * copying, side / magic / pending filters (skipped: no order, a `skipped` verdict), and trading hours
  * enforced by the server in the slave's broker time (UTC + the heartbeat's `brokerUtcOffsetSec`).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -148,17 +148,27 @@ describe.each(databaseKinds())("copy filters on %s", (kind) => {
   });
 
   describe("side, magic and pending filters", () => {
-    /** Sends an open and answers which slaves got an order and which have an execution for it. */
+    /**
+     * Sends an open and answers which slaves got an order, which have an execution for it other
+     * than a skipped verdict (a filtered copy is recorded as `skipped`, issue 13), and each
+     * slave's verdict code.
+     */
     const openAndSee = async (order: Parameters<typeof masterEvent>[1], extra: Parameters<typeof masterEvent>[2] = {}, type: "OPEN" | "PENDING_OPEN" = "OPEN") => {
       const res = await send(type, order, extra);
       const got: boolean[] = [];
       for (const s of b.slaves) got.push((await pendingOf(s)).some((o) => o.masterTicket === String(order.ticket)));
       const execs = await executionsOf(res.signalId);
-      return { got, executed: b.slaveIds.map((id) => execs.some((e) => e.slaveAccountId === id)), res };
+      const mine = (id: string) => execs.filter((e) => e.slaveAccountId === id);
+      return {
+        got,
+        executed: b.slaveIds.map((id) => mine(id).some((e) => e.status !== "skipped")),
+        skipped: b.slaveIds.map((id) => mine(id).find((e) => e.status === "skipped")?.reasonCode ?? null),
+        res,
+      };
     };
     const withMagic = (magic: number) => ({ master: { login: "50001234", alias: "Main", magic, server: "ICMarkets-Demo" } });
 
-    it("copies only the allowed side; a filtered copy is neither delivered nor recorded", async () => {
+    it("copies only the allowed side; a filtered copy is neither delivered nor executed, only recorded as skipped", async () => {
       const [s1] = b.slaveIds as [string];
       await putSettings(s1, { sizing: { mode: "multiplier" }, allowedSides: "sell" });
       const buy = await openAndSee({ ticket: nextTicket(), side: "BUY" });
@@ -167,6 +177,7 @@ describe.each(databaseKinds())("copy filters on %s", (kind) => {
         [false, true],
         [false, true],
       ]);
+      expect(buy.skipped).toEqual(["side_filtered", null]);
       const sell = await openAndSee({ ticket: nextTicket(), side: "SELL", sl: "1.09", tp: "1.08" });
       expect([sell.got, sell.executed]).toEqual([
         [true, true],
@@ -187,6 +198,7 @@ describe.each(databaseKinds())("copy filters on %s", (kind) => {
         [false, true],
         [false, true],
       ]);
+      expect(excluded.skipped).toEqual(["magic_filtered", null]);
       expect((await openAndSee({ ticket: nextTicket() }, withMagic(151))).got).toEqual([true, true]);
     });
 
@@ -198,6 +210,7 @@ describe.each(databaseKinds())("copy filters on %s", (kind) => {
         [false, true],
         [false, true],
       ]);
+      expect(pending.skipped).toEqual(["pending_skipped", null]);
       expect((await openAndSee({ ticket: nextTicket() })).got).toEqual([true, true]);
     });
   });

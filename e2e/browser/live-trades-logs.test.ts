@@ -174,8 +174,10 @@ describe.each(databaseKinds())("Live Trades and Audit Logs on %s", (kind) => {
     expect(await rejected.getAttribute("data-status")).toBe("rejected");
     expect(await textOf(rejected)).toContain("Not enough money");
     expect(await rejected.getByRole("img", { name: "Failed" }).count()).toBe(1);
-    const copies = opened.body.queued + opened.body.rejected;
+    // Every slave has a verdict (issue 13): S1, in error, is skipped — so 0 of all 3, with the reasons.
+    const copies = t.slaveIds.length;
     expect(await textOf(page.getByTestId(`text-executed-${opened.body.signalId}`))).toBe(`Executed on 0/${copies} slaves`);
+    expect(await textOf(page.getByTestId(`text-verdict-summary-${opened.body.signalId}`))).toBe("Copied to 1 of 3 — S1: slave not active; S2: not enough money");
     await screenshotBothThemes(page, `trading-${kind}-trades-rejected`);
 
     await page.getByTestId("nav-audit-logs").click();

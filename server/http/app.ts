@@ -24,6 +24,7 @@ import { registerSlaveRoutes } from "../features/bridge/slave-routes.ts";
 import { registerSlaveStream } from "../features/bridge/slave-stream.ts";
 import { registerRiskRoutes } from "../features/risk/routes.ts";
 import { registerCopySettingsRoutes } from "../features/copy-settings/routes.ts";
+import { registerCopyPreviewRoutes } from "../features/copy-preview/routes.ts";
 import { registerSignalRoutes } from "../features/signals/routes.ts";
 import { registerSymbolMapRoutes } from "../features/symbol-maps/routes.ts";
 import { registerRealtimeRoutes } from "../realtime/routes.ts";
@@ -111,6 +112,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
         registerSignalRoutes(authed, ctx);
         registerAnalyticsRoutes(authed, ctx);
         registerAlertRoutes(authed, ctx);
+        registerCopyPreviewRoutes(authed, ctx);
       });
     },
     { prefix: "/api" },

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import {
+  copyPreviewRequestSchema,
   copySettingsRequestSchema,
   createAccountRequestSchema,
   createAlertConfigRequestSchema,
@@ -14,6 +15,8 @@ import {
   eaProfileRequestSchema,
   executionReportSchema,
   executionSummaryQuerySchema,
+  executionVerdictsQuerySchema,
+  listAccountsQuerySchema,
   listAuditLogsQuerySchema,
   listExecutionsQuerySchema,
   listSignalsQuerySchema,
@@ -127,7 +130,7 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   { method: "GET", path: "/api/auth/me", auth: "session" },
   { method: "POST", path: "/api/auth/logout", auth: "none", note: "fuzzed without the fixture's session (it would end it)" },
   // ---------------------------------------------------------------- accounts
-  { method: "GET", path: "/api/accounts", auth: "session" },
+  { method: "GET", path: "/api/accounts", auth: "session", query: listAccountsQuerySchema, sampleQuery: () => ({ includeDeleted: "true" }) },
   { method: "GET", path: "/api/accounts/master", auth: "session" },
   { method: "GET", path: "/api/accounts/slaves", auth: "session" },
   { method: "GET", path: "/api/accounts/:id", auth: "session", id: (f) => f.slaveId, realIdAllowed: true },
@@ -149,6 +152,9 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   { method: "POST", path: "/api/emergency/pause-all", auth: "session", last: true },
   { method: "POST", path: "/api/emergency/panic-stop", auth: "session", last: true },
   { method: "POST", path: "/api/emergency/close-all", auth: "session", last: true },
+  // Resume copying: 409 while not paused; after pause-all it resumes (state-changing: last).
+  { method: "POST", path: "/api/emergency/resume", auth: "session", last: true },
+  { method: "GET", path: "/api/emergency/status", auth: "session" },
   // ---------------------------------------------------------------- audit
   { method: "GET", path: "/api/audit-logs", auth: "session", query: listAuditLogsQuerySchema, sampleQuery: () => ({ level: "info", limit: "10" }) },
   { method: "GET", path: "/api/audit-logs/export", auth: "session", query: listAuditLogsQuerySchema, sampleQuery: () => ({ format: "json", level: "info" }) },
@@ -185,10 +191,13 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   { method: "GET", path: "/api/signals", auth: "session", query: listSignalsQuerySchema, sampleQuery: () => ({ status: "active", limit: "10" }) },
   { method: "GET", path: "/api/executions", auth: "session", query: listExecutionsQuerySchema, sampleQuery: (f) => ({ accountId: f.slaveId, limit: "10" }) },
   { method: "GET", path: "/api/executions/summary", auth: "session", query: executionSummaryQuerySchema, sampleQuery: (f) => ({ accountId: f.slaveId }) },
+  { method: "GET", path: "/api/executions/verdicts", auth: "session", query: executionVerdictsQuerySchema, sampleQuery: () => ({ since: "2026-01-01T00:00:00Z" }) },
   { method: "GET", path: "/api/bridge/stats", auth: "session" },
   { method: "GET", path: "/api/analytics/performance", auth: "session", query: analyticsQuerySchema, sampleQuery: (f) => ({ range: "24h", accountId: f.slaveId }) },
   { method: "GET", path: "/api/analytics/latency", auth: "session", query: analyticsQuerySchema, sampleQuery: (f) => ({ range: "7d", accountId: f.slaveId }) },
   { method: "GET", path: "/api/analytics/slippage", auth: "session", query: analyticsQuerySchema, sampleQuery: () => ({ range: "30d" }) },
+  // ---------------------------------------------------------------- copy preview (writes nothing)
+  { method: "POST", path: "/api/copy/preview", auth: "session", body: copyPreviewRequestSchema, sample: () => signalBody("OPEN", 9_500_000 + (seq += 1)) },
   // ---------------------------------------------------------------- alerts
   { method: "GET", path: "/api/alerts/configs", auth: "session" },
   {

@@ -38,6 +38,8 @@ export const signals = pgTable(
     // A ticket identifies one live position; a replaced master may reuse old tickets later.
     uniqueIndex("signals_tenant_active_ticket_key").on(t.tenantId, t.masterTicket).where(sql`${t.status} = 'active'`),
     index("signals_tenant_status_idx").on(t.tenantId, t.status, t.createdAt),
+    // The silence sweep (every 10 s, all tenants): active signals the master already closed.
+    index("signals_active_master_closed_idx").on(t.masterClosedAt).where(sql`${t.status} = 'active' and ${t.masterClosedAt} is not null`),
   ],
 );
 
@@ -121,6 +123,8 @@ export const executions = pgTable(
     index("executions_signal_idx").on(t.signalId),
     index("executions_tenant_created_idx").on(t.tenantId, t.createdAt),
     index("executions_tenant_reported_idx").on(t.tenantId, t.reportedAt),
+    // Exactly one verdict per (signal, slave): the opening execution is queued, rejected or skipped once.
+    uniqueIndex("executions_one_open_per_slave_key").on(t.signalId, t.slaveAccountId).where(sql`${t.action} in ('OPEN', 'PENDING_OPEN')`),
   ],
 );
 

@@ -20,6 +20,8 @@ describe("evaluateExecution", () => {
     expect(evaluateExecution("copy_failure", {}, exec())).toBeNull();
     expect(evaluateExecution("copy_failure", {}, exec({ status: "rejected", errorMessage: "Requote", errorCode: 138 }))?.summary).toBe("OPEN EURUSD BUY 1.00 rejected: Requote (138)");
     expect(evaluateExecution("copy_failure", {}, exec({ status: "error" }))?.summary).toBe("OPEN EURUSD BUY 1.00 error: no reason given");
+    // A copy skipped on purpose (paused, filtered: issue 13) is not a failure.
+    expect(evaluateExecution("copy_failure", {}, exec({ status: "skipped", errorMessage: "Copying is paused" }))).toBeNull();
   });
 
   it("slippage_high fires on adverse slippage at or beyond the threshold", () => {

@@ -1,5 +1,5 @@
 /**
- * GET /api/audit-logs/export?format=csv|json&level=&type= — the filtered audit log as a download,
+ * GET /api/audit-logs/export?format=csv|json&level=&type=&reasonCode= — the filtered audit log as a download,
  * streamed page by page (1,000 rows per query on the keyset index) so a tenant with millions of
  * entries exports in constant memory.
  */

@@ -1,8 +1,9 @@
 /**
  * Audit log reads: newest first, keyset-paged by id (`before`), filtered by level and category in
- * SQL on the (tenant_id, …, id) indexes, so a tenant with millions of entries pages in O(limit).
+ * SQL on the (tenant_id, …, id) indexes, so a tenant with millions of entries pages in O(limit)
+ * (the reason-code filter scans the tenant's entries newest first until `limit` match).
  */
-import { desc, eq, lt } from "drizzle-orm";
+import { desc, eq, lt, or, sql } from "drizzle-orm";
 import type { AuditLog, AuditCategory, AuditLevel } from "#contract";
 import type { Db } from "../../db/client.ts";
 import { auditLogs } from "../../db/schema.ts";
@@ -11,8 +12,22 @@ import { ofTenant } from "../../db/scope.ts";
 export interface AuditQuery {
   level?: AuditLevel | undefined;
   type?: AuditCategory | undefined;
+  /** Verdict code: entries whose metadata.reasonCode is it, or whose metadata.skips list it. */
+  reasonCode?: string | undefined;
   before?: string | undefined;
   limit: number;
+}
+
+/**
+ * jsonb containment (`@>`, PostgreSQL and PGlite alike): a rejected copy's entry carries
+ * `metadata.reasonCode`; skipped copies have no entry of their own, the master event's entry
+ * lists them in `metadata.skips` ([{ accountId, code, reasonCode, reason }]).
+ */
+function reasonCodeMatches(code: string) {
+  return or(
+    sql`${auditLogs.metadata} @> ${JSON.stringify({ reasonCode: code })}::jsonb`,
+    sql`${auditLogs.metadata} @> ${JSON.stringify({ skips: [{ reasonCode: code }] })}::jsonb`,
+  );
 }
 
 export async function listAuditLogs(db: Db, tenantId: string, q: AuditQuery): Promise<AuditLog[]> {
@@ -25,6 +40,7 @@ export async function listAuditLogs(db: Db, tenantId: string, q: AuditQuery): Pr
         tenantId,
         q.level ? eq(auditLogs.level, q.level) : undefined,
         q.type ? eq(auditLogs.category, q.type) : undefined,
+        q.reasonCode ? reasonCodeMatches(q.reasonCode) : undefined,
         q.before ? lt(auditLogs.id, BigInt(q.before)) : undefined,
       ),
     )

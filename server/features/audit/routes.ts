@@ -8,7 +8,7 @@ import { tenantIdOf } from "../auth/guard.ts";
 import { exportAuditLogs } from "./export-audit-logs.ts";
 import { listAuditLogs } from "./queries.ts";
 
-const exportQuerySchema = listAuditLogsQuerySchema.pick({ level: true, type: true }).extend({ format: z.enum(["csv", "json"]).default("csv") });
+const exportQuerySchema = listAuditLogsQuerySchema.pick({ level: true, type: true, reasonCode: true }).extend({ format: z.enum(["csv", "json"]).default("csv") });
 
 export function registerAuditRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -16,11 +16,11 @@ export function registerAuditRoutes(app: FastifyInstance, ctx: AppContext): void
     listAuditLogs(ctx.db, tenantIdOf(request), request.query),
   );
   api.get("/audit-logs/export", { schema: { querystring: exportQuerySchema } }, async (request, reply) => {
-    const { format, level, type } = request.query;
+    const { format, level, type, reasonCode } = request.query;
     const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, "-");
     void reply
       .type(format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8")
       .header("content-disposition", `attachment; filename="audit-logs-${stamp}.${format}"`);
-    return reply.send(exportAuditLogs(ctx.db, tenantIdOf(request), format, { level, type }));
+    return reply.send(exportAuditLogs(ctx.db, tenantIdOf(request), format, { level, type, reasonCode }));
   });
 }

@@ -29,7 +29,7 @@ export interface SignalEventInput {
 export interface EventPlan {
   signal: SignalRow;
   newSignal: boolean;
-  /** Slave orders (status `pending`, always set) and rejected copies to create. */
+  /** Slave orders (status `pending`, always set), rejected and skipped copies to create. */
   executions: NewExecution[];
   audits: AuditEntry[];
   /** A full master close or cancel: the signal ends at once if no slave holds a copy. */

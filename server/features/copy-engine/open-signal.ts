@@ -6,8 +6,12 @@
  *   expiry (`expires_at`) and whether default symbol specs were used (`default_spec`);
  * - `reject` → a rejected execution with `reason_code` and the reason as its error message, and a
  *   warning audit entry;
- * - `skip` → nothing recorded for the slave; the master's audit entry lists it in
- *   `metadata.skips` ({ accountId, code, reason }) and counts it in `skippedSlaves`.
+ * - `skip` → a `skipped` execution (never delivered; `reason_code`, the reason as its error
+ *   message, reported at once); no audit entry of its own (one per slave on every signal would
+ *   bury the log): the master's audit entry lists it in `metadata.skips`
+ *   ({ accountId, code, reasonCode, reason }) and counts it in `skippedSlaves`.
+ * So every slave gets exactly ONE opening execution per signal — its verdict (a partial unique
+ * index on (signal, slave) for OPEN / PENDING_OPEN holds it).
  */
 import type { SignalEvent } from "#contract";
 import type { Db } from "../../db/client.ts";
@@ -55,13 +59,9 @@ export async function openSignal(tx: Db, input: SignalEventInput): Promise<Event
   const rows: NewExecution[] = [];
   const audits: AuditEntry[] = [];
   const clamps: { accountId: string; requested: string; volume: string }[] = [];
-  const skips: { accountId: string; code: string; reason: string }[] = [];
+  const skips: { accountId: string; code: string; reasonCode: string; reason: string }[] = [];
   for (const slave of slaves) {
     const plan = planOpen(open, masterState, slave, { copyPaused, nowMs: receivedAt.getTime() });
-    if (plan.kind === "skip") {
-      skips.push({ accountId: slave.accountId, code: plan.code, reason: plan.reason });
-      continue;
-    }
     const base = {
       tenantId,
       signalId: signal.id,
@@ -69,13 +69,34 @@ export async function openSignal(tx: Db, input: SignalEventInput): Promise<Event
       slaveAccountId: slave.accountId,
       action: open.type,
       masterTicket: open.ticket,
-      symbol: plan.symbol,
+      // A skip decides before the mapping: the slave's symbol as it would have been.
+      symbol: plan.kind === "skip" ? (slave.mapping?.slaveSymbol ?? open.symbol) : plan.symbol,
       price: open.price,
       stopLimitPrice: open.stopLimitPrice,
       comment: copyComment(open.ticket),
       magic: open.magic,
       createdAt: receivedAt,
     };
+    if (plan.kind === "skip") {
+      skips.push({ accountId: slave.accountId, code: plan.code, reasonCode: plan.code, reason: plan.reason });
+      // The master's order as it was, no volume: nothing was sized for a copy left out.
+      rows.push({
+        ...base,
+        side: open.side,
+        orderType: open.orderType,
+        sl: open.sl,
+        tp: open.tp,
+        status: "skipped",
+        volume: null,
+        requestedVolume: null,
+        errorMessage: plan.reason,
+        reasonCode: plan.code,
+        expiresAt: null,
+        defaultSpec: false,
+        reportedAt: receivedAt,
+      });
+      continue;
+    }
     if (plan.kind === "reject") {
       rows.push({
         ...base,
@@ -100,7 +121,7 @@ export async function openSignal(tx: Db, input: SignalEventInput): Promise<Event
         message: `Copy of ${open.side} ${open.symbol} (ticket ${open.ticket}) blocked: ${plan.reason}`,
         accountId: slave.accountId,
         signalId: signal.id,
-        metadata: { reason: plan.reason, code: plan.code, symbol: plan.symbol, volume: plan.volume },
+        metadata: { reason: plan.reason, code: plan.code, reasonCode: plan.code, symbol: plan.symbol, volume: plan.volume },
       });
       continue;
     }
@@ -123,12 +144,12 @@ export async function openSignal(tx: Db, input: SignalEventInput): Promise<Event
     });
   }
   const pending = rows.filter((r) => r.status === "pending").length;
-  const rejected = rows.length - pending;
+  const rejected = rows.filter((r) => r.status === "rejected").length;
   audits.unshift({
     tenantId,
     category: "trade",
     source: "bridge",
-    message: `Master ${event.type} ${open.side} ${open.volume} ${open.symbol} @ ${open.price} (ticket ${open.ticket}): ${pending} order(s) queued, ${rejected} blocked`,
+    message: `Master ${event.type} ${open.side} ${open.volume} ${open.symbol} @ ${open.price} (ticket ${open.ticket}): ${pending} order(s) queued, ${rejected} blocked${skips.length > 0 ? `, ${skips.length} skipped` : ""}`,
     accountId: master.id,
     signalId: signal.id,
     metadata: { eventId, externalId: event.id, orderType: open.orderType, sl: open.sl, tp: open.tp, clamps, skippedSlaves: skips.length, skips },

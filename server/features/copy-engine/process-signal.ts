@@ -48,7 +48,9 @@ export async function processSignalEvent(
     const full: SignalEventInput = { ...input, eventId, copyPaused: locked.rows[0]?.copy_paused === true };
     const plan = event.type === "OPEN" || event.type === "PENDING_OPEN" ? await openSignal(tx, full) : await followSignal(tx, full);
     const queued = plan.executions.filter((x) => x.status === "pending").length;
-    const body: SignalAccepted = { signalId: plan.signal.id, eventId, type: event.type, queued, rejected: plan.executions.length - queued };
+    // Skipped copies (recorded verdicts, never delivered) are neither queued nor rejected.
+    const rejected = plan.executions.filter((x) => x.status === "rejected").length;
+    const body: SignalAccepted = { signalId: plan.signal.id, eventId, type: event.type, queued, rejected };
     const created = await recordEvent(tx, {
       tenantId,
       eventId,

@@ -1,11 +1,16 @@
 /** signals / executions rows → §3 Signal and Execution (numeric strings stay strings). */
 import type { Execution, ExecutionStatus, OrderAction, OrderType, Side, Signal, SignalStatus } from "#contract";
 import type { executions, signals } from "../../db/schema.ts";
+import { slaveIdList } from "./unconfirmed.ts";
 
 export type SignalRow = typeof signals.$inferSelect;
 export type ExecutionRow = typeof executions.$inferSelect;
 
-export function toSignal(row: SignalRow): Signal {
+/**
+ * `unconfirmedSlaveIds`: selected with unconfirmedSlaveIdsSql (signals/unconfirmed.ts) for ended
+ * signals; a row read without it (an active signal being published) lists none.
+ */
+export function toSignal(row: SignalRow & { unconfirmedSlaveIds?: unknown }): Signal {
   return {
     id: row.id,
     masterAccountId: row.masterAccountId,
@@ -24,6 +29,7 @@ export function toSignal(row: SignalRow): Signal {
     openedAt: row.openedAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
     closedAt: row.closedAt?.toISOString() ?? null,
+    unconfirmedSlaveIds: slaveIdList(row.unconfirmedSlaveIds),
   };
 }
 

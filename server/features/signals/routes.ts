@@ -1,8 +1,20 @@
-/** GET /api/signals, GET /api/executions (spec §7), /api/executions/summary and GET /api/bridge/stats. */
-import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+/**
+ * GET /api/signals, GET /api/executions (spec §7), /api/executions/summary, /api/executions/verdicts
+ * and GET /api/bridge/stats.
+ */
+import { and, count, desc, eq, getTableColumns, gte, inArray, ne, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { executionSummaryQuerySchema, listExecutionsQuerySchema, listSignalsQuerySchema, type ExecutionSummary } from "#contract";
+import {
+  executionSummaryQuerySchema,
+  executionVerdictsQuerySchema,
+  listExecutionsQuerySchema,
+  listSignalsQuerySchema,
+  TERMINAL_REFUSED_CODE,
+  verdictLabel,
+  type ExecutionSummary,
+  type ExecutionVerdicts,
+} from "#contract";
 import { executions, signals } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
 import type { AppContext } from "../../http/context.ts";
@@ -11,6 +23,7 @@ import { findAccount } from "../accounts/queries.ts";
 import { tenantIdOf } from "../auth/guard.ts";
 import { bridgeStats } from "../bridge/stats.ts";
 import { toExecution, toSignal } from "./mappers.ts";
+import { unconfirmedSlaveIdsSql } from "./unconfirmed.ts";
 
 export function registerSignalRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -18,7 +31,8 @@ export function registerSignalRoutes(app: FastifyInstance, ctx: AppContext): voi
   api.get("/signals", { schema: { querystring: listSignalsQuerySchema } }, async (request) => {
     const { status, limit } = request.query;
     const rows = await ctx.db
-      .select()
+      // unconfirmedSlaveIds: the ended signals' slaves still to confirm the close (one aggregate per row).
+      .select({ ...getTableColumns(signals), unconfirmedSlaveIds: unconfirmedSlaveIdsSql })
       .from(signals)
       .where(ofTenant(signals, tenantIdOf(request), status ? eq(signals.status, status) : undefined))
       .orderBy(desc(signals.createdAt), desc(signals.id))
@@ -52,7 +66,8 @@ export function registerSignalRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   api.get("/executions/summary", { schema: { querystring: executionSummaryQuerySchema } }, async (request) => {
     const tenantId = tenantIdOf(request);
-    const account = await findAccount(ctx.db, tenantId, request.query.accountId);
+    // History: a deleted slave's summary stays readable.
+    const account = await findAccount(ctx.db, tenantId, request.query.accountId, { includeDeleted: true });
     if (!account) throw notFound("Account");
     const [row] = await ctx.db
       .select({
@@ -60,12 +75,64 @@ export function registerSignalRoutes(app: FastifyInstance, ctx: AppContext): voi
         successful: sql<number>`(count(*) filter (where ${executions.status} in ('filled', 'placed')))::int`,
       })
       .from(executions)
-      .where(ofTenant(executions, tenantId, eq(executions.slaveAccountId, account.id), inArray(executions.action, ["OPEN", "PENDING_OPEN"])));
+      // A skipped copy was never attempted: neither a success nor a failure, so not counted.
+      .where(
+        ofTenant(executions, tenantId, eq(executions.slaveAccountId, account.id), inArray(executions.action, ["OPEN", "PENDING_OPEN"]), ne(executions.status, "skipped")),
+      );
     const total = row?.total ?? 0;
     const successful = Number(row?.successful ?? 0);
     const body: ExecutionSummary = { total, successful, successRate: total === 0 ? 0 : Math.round((successful / total) * 100) };
     return body;
   });
 
+  api.get("/executions/verdicts", { schema: { querystring: executionVerdictsQuerySchema } }, async (request) => {
+    const now = new Date();
+    const since = request.query.since ? new Date(request.query.since) : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    return executionVerdicts(ctx, tenantIdOf(request), since);
+  });
+
   api.get("/bridge/stats", async (request) => bridgeStats(ctx.db, tenantIdOf(request)));
+}
+
+/** A copy left out on purpose: skipped, or a queued open cancelled by a pause before hand-out (it carries a reason code). */
+const isSkipped = sql`(${executions.status} = 'skipped' or (${executions.status} = 'cancelled' and ${executions.reasonCode} is not null))`;
+/** Blocked by a copy rule (rejected with a code) or refused by the terminal (rejected / error). */
+const isRejected = sql`${executions.status} in ('rejected', 'error')`;
+
+/**
+ * The verdicts of the tenant's opening executions (OPEN / PENDING_OPEN: one per signal and slave)
+ * created at or after `since`: copied (queued, then whatever the slave reported), skipped,
+ * rejected, and the 5 most frequent reasons of the last two. Two queries on the
+ * (tenant_id, created_at) index.
+ */
+export async function executionVerdicts(ctx: AppContext, tenantId: string, since: Date): Promise<ExecutionVerdicts> {
+  const opening = ofTenant(executions, tenantId, inArray(executions.action, ["OPEN", "PENDING_OPEN"]), gte(executions.createdAt, since));
+  const code = sql<string>`coalesce(${executions.reasonCode}, ${TERMINAL_REFUSED_CODE})`;
+  const [[totals], reasons] = await Promise.all([
+    ctx.db
+      .select({
+        total: count(),
+        skipped: sql<number>`(count(*) filter (where ${isSkipped}))::int`,
+        rejected: sql<number>`(count(*) filter (where ${isRejected}))::int`,
+      })
+      .from(executions)
+      .where(opening),
+    ctx.db
+      .select({ code, count: sql<number>`count(*)::int` })
+      .from(executions)
+      .where(and(opening, sql`(${isSkipped} or ${isRejected})`))
+      .groupBy(sql`1`)
+      .orderBy(sql`2 desc`, sql`1`)
+      .limit(5),
+  ]);
+  const total = Number(totals?.total ?? 0);
+  const skipped = Number(totals?.skipped ?? 0);
+  const rejected = Number(totals?.rejected ?? 0);
+  return {
+    since: since.toISOString(),
+    copied: total - skipped - rejected,
+    skipped,
+    rejected,
+    reasons: reasons.map((r) => ({ code: r.code, text: verdictLabel(r.code), count: Number(r.count) })),
+  };
 }

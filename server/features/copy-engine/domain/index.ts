@@ -1,7 +1,8 @@
 /**
  * The copy engine's pure decision core (docs/architecture.md "Copy engine"): plan an open, plan a
  * follow-up, size and normalise volumes, filter, apply a report to a copy's link, decide when a
- * signal is complete. No I/O: time, state and settings come in as arguments.
+ * signal ends (complete, or its slaves silent past the confirmation timeout). No I/O: time, state
+ * and settings come in as arguments.
  */
 export * from "./types.ts";
 export { floorToStep, ceilToStep, normaliseVolume, closeVolume, remainingVolume, type VolumeBounds, type NormalisedVolume } from "./volume.ts";
@@ -9,6 +10,7 @@ export { sizeVolume, type SizedVolume } from "./sizing.ts";
 export { inTradingHours, brokerTimeLabel, magicMatches, reverseOrder, inSymbolList, type ReversibleOrder } from "./filters.ts";
 export { planOpen } from "./plan-open.ts";
 export { planFollow, type FollowOrder, type FollowPlan } from "./plan-follow.ts";
-export { linkAfterReport, closeAllLinks, isSignalComplete, type CopyLink, type LinkOrder, type LinkReport, type LinkChange, type CloseAllPlan } from "./copy-state.ts";
+export { linkAfterReport, closeAllLinks, type CopyLink, type LinkOrder, type LinkReport, type LinkChange, type CloseAllPlan } from "./copy-state.ts";
+export { isSignalComplete, signalEnd, CONFIRM_TIMEOUT_MS, type CompletionFacts, type EndingFacts, type SignalEnd } from "./completion.ts";
 export { slippagePoints, opposite } from "./slippage.ts";
 export { copyComment } from "./copy-comment.ts";

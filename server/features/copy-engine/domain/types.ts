@@ -117,12 +117,14 @@ export type VerdictCode =
   | "no_sl"
   | "no_symbol_spec"
   | "max_lot_below_min"
-  | "volume_too_small";
+  | "volume_too_small"
+  | "account_deleted";
 
 /**
  * The decision for one slave on a master open.
- * - `skip`: not copied and not recorded as an execution (copying paused, slave not active, or one
- *   of the slave's own filters: side, magic, pending orders); listed in the master's audit entry.
+ * - `skip`: not copied; recorded as a `skipped` execution with its code, never delivered (copying
+ *   paused, slave not active, or one of the slave's own filters: side, magic, pending orders);
+ *   listed in the master's audit entry.
  * - `reject`: not copied, recorded as a `rejected` execution with code and reason.
  * - `order`: queued for the slave.
  */

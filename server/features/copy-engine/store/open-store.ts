@@ -106,7 +106,7 @@ export async function loadSlaveStates(db: Db, tenantId: string, masterSymbol: st
     .leftJoin(riskLimits, and(eq(riskLimits.tenantId, accounts.tenantId), eq(riskLimits.accountId, accounts.id)))
     .leftJoin(copySettings, and(eq(copySettings.tenantId, accounts.tenantId), eq(copySettings.slaveAccountId, accounts.id)))
     .leftJoin(symbolSpecs, and(eq(symbolSpecs.tenantId, accounts.tenantId), eq(symbolSpecs.accountId, accounts.id), eq(symbolSpecs.symbol, slaveSymbol)))
-    .where(ofTenant(accounts, tenantId, eq(accounts.role, "SLAVE")))
+    .where(ofTenant(accounts, tenantId, eq(accounts.role, "SLAVE"), sql`${accounts.deletedAt} is null`)) // deleted slaves no longer copy
     .orderBy(accounts.createdAt, accounts.id);
 
   return rows.map((r) => ({

@@ -33,7 +33,7 @@ export interface EventRecord {
   signalId: string;
   event: SignalEvent;
   receivedAt: Date;
-  /** Slave orders (`pending`) and rejected copies, in the order they are listed. */
+  /** Slave orders (`pending`), rejected and skipped copies, in the order they are listed. */
   executions: NewExecution[];
   /** At least one entry (the master's event itself). */
   audits: AuditEntry[];

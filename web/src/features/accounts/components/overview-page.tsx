@@ -1,9 +1,11 @@
+import { CopyPausedBanner } from "@/components/copy-paused-banner";
 import { PageHeader } from "@/components/page-header";
 import { useNow } from "@/lib/use-now";
 import { useAccountLiveSync } from "../api/use-account-live-sync";
 import { LiveStatus } from "./live-status";
 import { OverviewMasterCard } from "./overview-master-card";
 import { OverviewSlaveGrid } from "./overview-slave-grid";
+import { OverviewVerdicts } from "./overview-verdicts";
 
 /** §2 / Overview: live status, master card and slave grid, kept fresh by account events (§4). */
 export function OverviewPage() {
@@ -16,7 +18,9 @@ export function OverviewPage() {
         description="Monitor your MT5 to MT4 trade copying in real time"
         actions={<LiveStatus />}
       />
+      <CopyPausedBanner />
       <OverviewMasterCard now={now} />
+      <OverviewVerdicts now={now} />
       <OverviewSlaveGrid now={now} />
     </div>
   );

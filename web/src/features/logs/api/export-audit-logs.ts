@@ -5,12 +5,12 @@
 import { useMutation } from "@tanstack/react-query";
 import { toastError } from "@/components/ui/use-toast";
 import { getAuthToken } from "@/lib/storage";
-import { type ExportFormat, type LogFilter, auditExportUrl, filenameFromDisposition } from "./log-filter";
+import { type ExportFormat, type LogFilter, type ReasonFilter, auditExportUrl, filenameFromDisposition } from "./log-filter";
 
 /** Fetches the export with the §7 credentials (Bearer token, cookies) and saves it as a file. */
-export async function downloadAuditExport(format: ExportFormat, filter: LogFilter): Promise<string> {
+export async function downloadAuditExport(format: ExportFormat, filter: LogFilter, reason?: ReasonFilter): Promise<string> {
   const token = getAuthToken();
-  const res = await fetch(auditExportUrl(format, filter), {
+  const res = await fetch(auditExportUrl(format, filter, reason), {
     headers: token ? { Authorization: `Bearer ${token}` } : {},
     credentials: "include",
   });
@@ -34,7 +34,7 @@ export async function downloadAuditExport(format: ExportFormat, filter: LogFilte
 /** Export button state; a failure shows an error toast. */
 export function useExportAuditLogs() {
   return useMutation({
-    mutationFn: ({ format, filter }: { format: ExportFormat; filter: LogFilter }) => downloadAuditExport(format, filter),
+    mutationFn: ({ format, filter, reason }: { format: ExportFormat; filter: LogFilter; reason?: ReasonFilter }) => downloadAuditExport(format, filter, reason),
     onError: (error) => {
       console.error("Failed to export audit logs.", error);
       toastError("Failed to export audit logs.");

@@ -1,6 +1,7 @@
 import type { AuditLog } from "#contract";
 import { describe, expect, it } from "vitest";
 import {
+  ANY_REASON,
   LOG_FILTERS,
   LOG_FILTER_LABELS,
   auditExportUrl,
@@ -9,6 +10,7 @@ import {
   filenameFromDisposition,
   logFilterQuery,
   matchesLogFilter,
+  REASON_OPTIONS,
 } from "./log-filter";
 import { compareLogIds, formatLogTime, formatMetadata, newerLogs, shortId } from "./log-format";
 
@@ -105,5 +107,29 @@ describe("entry formatting", () => {
     expect(newerLogs(fresh, "10").map((l) => l.id)).toEqual(["12", "11"]);
     expect(newerLogs(fresh, undefined).map((l) => l.id)).toEqual(["12", "11", "10"]);
     expect(newerLogs(fresh, "12")).toEqual([]);
+  });
+});
+
+describe("reason filter (issue 13)", () => {
+  it("lists any reason first, then every verdict code with its label", () => {
+    expect(REASON_OPTIONS[0]).toEqual({ value: ANY_REASON, label: "Any reason" });
+    expect(REASON_OPTIONS).toContainEqual({ value: "outside_hours", label: "Outside trading hours" });
+    expect(REASON_OPTIONS).toContainEqual({ value: "paused", label: "Copying paused" });
+  });
+
+  it("asks the server for reasonCode, list and export alike", () => {
+    expect(auditLogsUrl("trade", null, 100, "close_only")).toBe("/api/audit-logs?type=trade&reasonCode=close_only&limit=100");
+    expect(auditLogsUrl("all", null, 100, ANY_REASON)).toBe("/api/audit-logs?limit=100");
+    expect(auditExportUrl("csv", "all", "paused")).toBe("/api/audit-logs/export?format=csv&reasonCode=paused");
+  });
+
+  it("matches entries as the server does: metadata.reasonCode, or a listed skip", () => {
+    expect(matchesLogFilter(log({ metadata: { reasonCode: "close_only" } }), "all", "close_only")).toBe(true);
+    expect(matchesLogFilter(log({ metadata: { skips: [{ accountId: "a", code: "paused", reasonCode: "paused", reason: "Copying is paused" }] } }), "all", "paused")).toBe(true);
+    expect(matchesLogFilter(log({ metadata: { reasonCode: "expired" } }), "all", "close_only")).toBe(false);
+    expect(matchesLogFilter(log({ metadata: null }), "all", "close_only")).toBe(false);
+    expect(matchesLogFilter(log({ metadata: null }), "all", ANY_REASON)).toBe(true);
+    expect(emptyLogsMessage("all", "paused")).toBe('No events found for reason "Copying paused"');
+    expect(emptyLogsMessage("trade", ANY_REASON)).toBe("No trade events found");
   });
 });

@@ -2,7 +2,7 @@
  * Audit log filter → server query — spec §2 /logs (All / Trade / System / Error Events, empty
  * states), §3 Audit log. Filtering and keyset paging happen on the server.
  */
-import type { AuditCategory, AuditLevel, AuditLog } from "#contract";
+import { type AuditCategory, type AuditLevel, type AuditLog, VERDICT_LABELS, verdictLabel } from "#contract";
 
 export const LOG_FILTERS = ["all", "trade", "system", "error"] as const;
 export type LogFilter = (typeof LOG_FILTERS)[number];
@@ -14,6 +14,20 @@ export const LOG_FILTER_LABELS: Record<LogFilter, string> = {
   system: "System Events",
   error: "Error Events",
 };
+
+/** The "Reason" select: any entry, or only entries about copies with this verdict code (issue 13). */
+export const ANY_REASON = "any";
+export type ReasonFilter = string;
+
+/** Reason select options: any, then every verdict code with its readable label, by label. */
+export const REASON_OPTIONS: readonly { value: ReasonFilter; label: string }[] = [
+  { value: ANY_REASON, label: "Any reason" },
+  ...Object.keys(VERDICT_LABELS)
+    .map((code) => ({ value: code, label: verdictLabel(code) }))
+    .sort((a, b) => a.label.localeCompare(b.label)),
+];
+
+const reasonParam = (reason: ReasonFilter | undefined) => (reason && reason !== ANY_REASON ? reason : undefined);
 
 /** Logs per page (the server's default `limit`). */
 export const LOG_PAGE_SIZE = 100;
@@ -43,28 +57,43 @@ function withParams(path: string, params: Record<string, string | number | undef
   return query ? `${path}?${query}` : path;
 }
 
-/** GET /api/audit-logs for one page: newest first, older than `before` when given. */
-export function auditLogsUrl(filter: LogFilter, before?: string | null, limit = LOG_PAGE_SIZE): string {
+/** GET /api/audit-logs for one page: newest first, older than `before` when given; `reason`: a verdict code or ANY_REASON. */
+export function auditLogsUrl(filter: LogFilter, before?: string | null, limit = LOG_PAGE_SIZE, reason?: ReasonFilter): string {
   const { type, level } = logFilterQuery(filter);
-  return withParams("/api/audit-logs", { level, type, before: before ?? undefined, limit });
+  return withParams("/api/audit-logs", { level, type, reasonCode: reasonParam(reason), before: before ?? undefined, limit });
 }
 
 export type ExportFormat = "csv" | "json";
 
 /** GET /api/audit-logs/export with the same filter as the list. */
-export function auditExportUrl(format: ExportFormat, filter: LogFilter): string {
+export function auditExportUrl(format: ExportFormat, filter: LogFilter, reason?: ReasonFilter): string {
   const { type, level } = logFilterQuery(filter);
-  return withParams("/api/audit-logs/export", { format, level, type });
+  return withParams("/api/audit-logs/export", { format, level, type, reasonCode: reasonParam(reason) });
 }
 
 /** Whether a log belongs in the list shown for `filter` (for entries merged in client-side). */
-export function matchesLogFilter(log: AuditLog, filter: LogFilter): boolean {
+export function matchesLogFilter(log: AuditLog, filter: LogFilter, reason?: ReasonFilter): boolean {
   const { type, level } = logFilterQuery(filter);
-  return (type === undefined || log.category === type) && (level === undefined || log.level === level);
+  return (type === undefined || log.category === type) && (level === undefined || log.level === level) && matchesReason(log, reason);
 }
 
-/** §2 empty states: 'No audit logs available' for all, otherwise 'No {filter} events found'. */
-export function emptyLogsMessage(filter: LogFilter): string {
+/** As the server's reasonCode filter: metadata.reasonCode is the code, or metadata.skips lists it. */
+function matchesReason(log: AuditLog, reason: ReasonFilter | undefined): boolean {
+  const code = reasonParam(reason);
+  if (code === undefined) return true;
+  const meta = log.metadata;
+  if (!meta) return false;
+  if (meta.reasonCode === code) return true;
+  return Array.isArray(meta.skips) && meta.skips.some((s: unknown) => typeof s === "object" && s !== null && (s as { reasonCode?: unknown }).reasonCode === code);
+}
+
+/**
+ * §2 empty states: 'No audit logs available' for all, otherwise 'No {filter} events found'; with
+ * a reason: 'No events found for reason "{label}"'.
+ */
+export function emptyLogsMessage(filter: LogFilter, reason?: ReasonFilter): string {
+  const code = reasonParam(reason);
+  if (code !== undefined) return `No ${filter === "all" ? "" : `${filter} `}events found for reason "${verdictLabel(code)}"`;
   return filter === "all" ? "No audit logs available" : `No ${filter} events found`;
 }
 

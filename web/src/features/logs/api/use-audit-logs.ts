@@ -7,10 +7,10 @@ import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef } from "react";
 import { apiRequest } from "@/lib/api-client";
 import { useRealtimeEvent } from "@/lib/realtime";
-import { type LogFilter, auditLogsUrl } from "./log-filter";
+import { ANY_REASON, type LogFilter, type ReasonFilter, auditLogsUrl } from "./log-filter";
 import { type LogPage, type LogPages, flattenLogPages, mergeNewestPage, toLogPage } from "./log-pages";
 
-export const auditLogsKey = (filter: LogFilter) => ["/api/audit-logs", filter] as const;
+export const auditLogsKey = (filter: LogFilter, reason: ReasonFilter = ANY_REASON) => ["/api/audit-logs", filter, reason] as const;
 
 /** Messages that usually come with new audit entries. */
 const ACTIVITY_EVENTS = new Set<string>([
@@ -26,31 +26,31 @@ const ACTIVITY_EVENTS = new Set<string>([
 ]);
 const LIVE_DEBOUNCE_MS = 1000;
 
-/** Paged audit logs for `filter`, with `loadMore`, `refresh` (back to the newest page). */
-export function useAuditLogs(filter: LogFilter) {
+/** Paged audit logs for `filter` and `reason` (verdict code), with `loadMore`, `refresh` (back to the newest page). */
+export function useAuditLogs(filter: LogFilter, reason: ReasonFilter = ANY_REASON) {
   const queryClient = useQueryClient();
-  const queryKey = auditLogsKey(filter);
+  const queryKey = auditLogsKey(filter, reason);
   const query = useInfiniteQuery<LogPage, Error, LogPages, typeof queryKey, string | null>({
     queryKey,
-    queryFn: async ({ pageParam }) => toLogPage(await apiRequest<AuditLog[]>("GET", auditLogsUrl(filter, pageParam))),
+    queryFn: async ({ pageParam }) => toLogPage(await apiRequest<AuditLog[]>("GET", auditLogsUrl(filter, pageParam, undefined, reason))),
     initialPageParam: null,
     getNextPageParam: (lastPage) => lastPage.nextBefore,
     // Leaving a filter drops its pages: coming back loads one page, not every page seen before.
     gcTime: 0,
   });
 
-  const refresh = useCallback(() => queryClient.resetQueries({ queryKey: auditLogsKey(filter), exact: true }), [queryClient, filter]);
+  const refresh = useCallback(() => queryClient.resetQueries({ queryKey: auditLogsKey(filter, reason), exact: true }), [queryClient, filter, reason]);
 
   const mergeNewest = useCallback(async () => {
-    const key = auditLogsKey(filter);
+    const key = auditLogsKey(filter, reason);
     if (!queryClient.getQueryData<LogPages>(key)) return;
-    const fresh = await apiRequest<AuditLog[]>("GET", auditLogsUrl(filter));
+    const fresh = await apiRequest<AuditLog[]>("GET", auditLogsUrl(filter, null, undefined, reason));
     const current = queryClient.getQueryData<LogPages>(key);
     if (!current) return;
     const merged = mergeNewestPage(current, fresh);
     if (merged === "reset") await queryClient.resetQueries({ queryKey: key, exact: true });
     else if (merged) queryClient.setQueryData<LogPages>(key, merged);
-  }, [queryClient, filter]);
+  }, [queryClient, filter, reason]);
 
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);

@@ -9,20 +9,22 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils";
 import { useExportAuditLogs } from "../api/export-audit-logs";
-import { LOG_FILTERS, LOG_FILTER_LABELS, type LogFilter, emptyLogsMessage } from "../api/log-filter";
+import { ANY_REASON, LOG_FILTERS, LOG_FILTER_LABELS, type LogFilter, REASON_OPTIONS, emptyLogsMessage } from "../api/log-filter";
 import { useAuditLogs } from "../api/use-audit-logs";
 import { LogEntry } from "./log-entry";
 
 const isLogFilter = (value: string): value is LogFilter => (LOG_FILTERS as readonly string[]).includes(value);
 
 /**
- * §2 /logs Audit Logs: filter (All / Trade / System / Error Events, applied by the server),
+ * §2 /logs Audit Logs: filter (All / Trade / System / Error Events, applied by the server) and
+ * the copy verdict "Reason" (issue 13: entries about copies skipped or rejected for it),
  * newest first in pages of 100 with 'Load more', a refresh button and CSV / JSON export.
  */
 export function LogsPage() {
   const [filter, setFilter] = useState<LogFilter>("all");
+  const [reason, setReason] = useState<string>(ANY_REASON);
   const { logs, isLoading, isError, isFetchNextPageError, hasNextPage, isFetchingNextPage, isFetching, loadMore, refresh } =
-    useAuditLogs(filter);
+    useAuditLogs(filter, reason);
   const exporter = useExportAuditLogs();
   const exporting = (format: "csv" | "json") => exporter.isPending && exporter.variables.format === format;
 
@@ -37,11 +39,11 @@ export function LogsPage() {
               <RefreshCw className={cn(isFetching && !isFetchingNextPage && "animate-spin")} />
               Refresh
             </Button>
-            <Button variant="outline" size="sm" onClick={() => exporter.mutate({ format: "csv", filter })} disabled={exporting("csv")} data-testid="button-export-csv">
+            <Button variant="outline" size="sm" onClick={() => exporter.mutate({ format: "csv", filter, reason })} disabled={exporting("csv")} data-testid="button-export-csv">
               <FileSpreadsheet />
               {exporting("csv") ? "Exporting..." : "Export CSV"}
             </Button>
-            <Button variant="outline" size="sm" onClick={() => exporter.mutate({ format: "json", filter })} disabled={exporting("json")} data-testid="button-export-json">
+            <Button variant="outline" size="sm" onClick={() => exporter.mutate({ format: "json", filter, reason })} disabled={exporting("json")} data-testid="button-export-json">
               <FileJson />
               {exporting("json") ? "Exporting..." : "Export JSON"}
             </Button>
@@ -62,6 +64,19 @@ export function LogsPage() {
             ))}
           </SelectContent>
         </Select>
+        <Label htmlFor="log-reason">Reason</Label>
+        <Select value={reason} onValueChange={setReason}>
+          <SelectTrigger id="log-reason" className="sm:w-56" data-testid="select-log-reason">
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            {REASON_OPTIONS.map((option) => (
+              <SelectItem key={option.value} value={option.value} data-testid={`option-log-reason-${option.value}`}>
+                {option.label}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
         {logs.length > 0 ? (
           <span className="text-xs text-muted-foreground sm:ml-auto" data-testid="text-log-count">
             Showing {logs.length} {logs.length === 1 ? "entry" : "entries"}
@@ -76,7 +91,7 @@ export function LogsPage() {
       ) : isError && logs.length === 0 ? (
         <EmptyState icon={ScrollText} title="Failed to load audit logs." action={<Button variant="outline" onClick={() => void refresh()}>Try again</Button>} />
       ) : logs.length === 0 ? (
-        <EmptyState icon={ScrollText} title={emptyLogsMessage(filter)} testId="empty-logs" />
+        <EmptyState icon={ScrollText} title={emptyLogsMessage(filter, reason)} testId="empty-logs" />
       ) : (
         <Card className="overflow-hidden">
           <ul className="divide-y" aria-label="Audit log entries" data-testid="list-logs">

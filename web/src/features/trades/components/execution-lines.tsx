@@ -1,5 +1,5 @@
 import type { Execution } from "#contract";
-import { Check, Clock, X } from "lucide-react";
+import { Check, CircleMinus, Clock, X } from "lucide-react";
 import { useNow } from "@/lib/use-now";
 import { cn } from "@/lib/utils";
 import { type SignalExecutionSummary, openingLineKind } from "../lib/execution-summary";
@@ -9,6 +9,7 @@ const ICONS = {
   filled: { Icon: Check, className: "text-success", label: "Filled" },
   placed: { Icon: Check, className: "text-success", label: "Placed" },
   pending: { Icon: Clock, className: "text-warning", label: "Pending" },
+  skipped: { Icon: CircleMinus, className: "text-muted-foreground", label: "Skipped" },
   failed: { Icon: X, className: "text-destructive", label: "Failed" },
 } as const;
 
@@ -25,8 +26,9 @@ function PendingText({ execution }: { execution: Execution }) {
 }
 
 /**
- * One slave's opening order (§2): a tick and 'Filled @ price' with the fill time, a clock and
- * 'Pending Ns', or a cross with the error message or 'Failed'; then its latest later order.
+ * One slave's opening order (§2) — its verdict: a tick and 'Filled @ price' with the fill time, a
+ * clock and 'Pending Ns', a dash and 'Skipped: reason', or a cross with the reason (error message)
+ * or 'Failed'; then its latest later order.
  */
 interface ExecutionLineProps {
   execution: Execution;
@@ -45,13 +47,16 @@ function ExecutionLine({ execution, slaveLabel, masterSymbol, followUp }: Execut
         <Icon className={cn("mt-0.5 size-4 shrink-0", className)} aria-label={label} />
         <span className="flex min-w-0 flex-wrap items-baseline gap-x-2">
           <span className="font-medium">{slaveLabel}</span>
-          <span className={cn("tabular", kind === "failed" && "text-destructive", kind === "pending" && "text-warning")}>
+          <span
+            className={cn("tabular", kind === "failed" && "text-destructive", kind === "pending" && "text-warning", kind === "skipped" && "text-muted-foreground")}
+            data-testid={`text-verdict-${execution.signalId ?? "none"}-${execution.slaveAccountId}`}
+          >
             {kind === "pending" ? <PendingText execution={execution} /> : openingLineText(execution)}
           </span>
           {(kind === "filled" || kind === "placed") && (execution.fillTime ?? execution.reportedAt) ? (
             <span className="text-xs text-muted-foreground tabular">{formatTradeTime(execution.fillTime ?? execution.reportedAt)}</span>
           ) : null}
-          {execution.volume && kind !== "failed" ? (
+          {execution.volume && kind !== "failed" && kind !== "skipped" ? (
             <span className="text-xs text-muted-foreground tabular">
               {formatLots(execution.volume)} lots{execution.symbol && execution.symbol !== masterSymbol ? ` · ${execution.symbol}` : ""}
             </span>

@@ -4,6 +4,7 @@ import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils";
 import { summarizeSignalExecutions } from "../lib/execution-summary";
 import { formatLots, formatTradeTime } from "../lib/trade-text";
+import { closedForSlave, unconfirmedText, verdictSummaryText } from "../lib/verdicts";
 import { ExecutionLines } from "./execution-lines";
 
 export interface SignalRowProps {
@@ -18,12 +19,22 @@ export interface SignalRowProps {
 /**
  * §2 active signal: side colour dot (green BUY, red otherwise), symbol, side, volume and price,
  * order type badge, ACTIVE badge, opened time, 'Executed on X/Y slaves' and the slave lines.
+ * Verdicts (issue 13): on the All tab one line "Copied to X of Y — Bravo: reason"; each slave
+ * line says why a copy was not made. CLOSED instead of ACTIVE for a signal that ended (with the
+ * slaves still to confirm) or, on a slave tab, whose copy on that slave is closed.
  */
 export const SignalRow = memo(function SignalRow({ signal, executions, slaveLabels, onlySlaveId }: SignalRowProps) {
   const summary = useMemo(() => summarizeSignalExecutions(executions), [executions]);
   const buy = signal.side === "BUY";
   const remaining = Number(signal.volume);
   const partiallyClosed = remaining < Number(signal.openVolume);
+  const verdicts = useMemo(
+    () => (onlySlaveId || summary.total === 0 ? null : verdictSummaryText(orderedBySlave(summary.opening, slaveLabels), slaveLabels)),
+    [summary, slaveLabels, onlySlaveId],
+  );
+  const waiting = unconfirmedText(signal, slaveLabels, onlySlaveId);
+  const closedHere = onlySlaveId ? closedForSlave(signal, summary.latestFollowUp.get(onlySlaveId)) : false;
+  const closed = signal.status !== "active" || closedHere;
   return (
     <article
       className="flex flex-col gap-3 rounded-lg border bg-card p-4 text-card-foreground shadow-sm"
@@ -41,12 +52,23 @@ export const SignalRow = memo(function SignalRow({ signal, executions, slaveLabe
             {formatLots(signal.volume)} @ {signal.price}
           </span>
           <Badge variant="outline">{signal.orderType}</Badge>
-          <Badge variant="success">ACTIVE</Badge>
+          {closed ? (
+            <Badge variant="secondary" data-testid={`badge-closed-${signal.id}`}>
+              CLOSED
+            </Badge>
+          ) : (
+            <Badge variant="success">ACTIVE</Badge>
+          )}
         </div>
         <span className="shrink-0 text-xs text-muted-foreground tabular" title={signal.openedAt}>
           Opened {formatTradeTime(signal.openedAt)}
         </span>
       </div>
+      {waiting ? (
+        <p className="-mt-1.5 text-xs font-medium text-warning" data-testid={`text-unconfirmed-${signal.id}`}>
+          {waiting}
+        </p>
+      ) : null}
       {signal.sl || signal.tp || partiallyClosed ? (
         <p className="-mt-1.5 flex flex-wrap gap-x-3 text-xs text-muted-foreground tabular">
           {signal.sl ? <span>SL {signal.sl}</span> : null}
@@ -54,18 +76,35 @@ export const SignalRow = memo(function SignalRow({ signal, executions, slaveLabe
           {partiallyClosed ? (
             <span>
               {remaining === 0
-                ? `Closed on master (opened ${formatLots(signal.openVolume)} lots), closing on slaves`
+                ? closed
+                  ? `Closed on master (opened ${formatLots(signal.openVolume)} lots)`
+                  : `Closed on master (opened ${formatLots(signal.openVolume)} lots), closing on slaves`
                 : `Opened with ${formatLots(signal.openVolume)} lots`}
             </span>
           ) : null}
         </p>
       ) : null}
+      {/* An ended signal comes without its executions (they leave the live list when it ends). */}
+      {signal.status === "active" || summary.total > 0 ? (
       <div className="flex flex-col gap-2 border-t pt-3">
         <p className="text-xs font-medium text-muted-foreground" data-testid={`text-executed-${signal.id}`}>
           Executed on {summary.executed}/{summary.total} slaves
         </p>
+        {verdicts ? (
+          <p className="-mt-1 text-xs text-muted-foreground" data-testid={`text-verdict-summary-${signal.id}`}>
+            {verdicts}
+          </p>
+        ) : null}
         <ExecutionLines summary={summary} masterSymbol={signal.symbol} slaveLabels={slaveLabels} onlySlaveId={onlySlaveId} />
       </div>
+      ) : null}
     </article>
   );
 });
+
+/** The opening executions in slave-list order (accounts unknown to the list last), for the summary's names. */
+function orderedBySlave(opening: readonly Execution[], slaveLabels: ReadonlyMap<string, string>): Execution[] {
+  const rank = new Map([...slaveLabels.keys()].map((id, i) => [id, i]));
+  const at = (e: Execution) => rank.get(e.slaveAccountId) ?? Number.MAX_SAFE_INTEGER;
+  return [...opening].sort((a, b) => at(a) - at(b));
+}

@@ -6,6 +6,7 @@ import { Card, CardContent } from "@/components/ui/card";
 import { formatUsd } from "@/lib/format";
 import { useSlaveSummary } from "../api/use-slave-summary";
 import { type ExecutionIndex, signalsForSlave } from "../lib/execution-summary";
+import { AwaitingConfirmation } from "./awaiting-confirmation";
 import { SignalList } from "./signal-list";
 
 function Stat({ label, value, testId, text = false }: { label: string; value: string | number; testId: string; text?: boolean }) {
@@ -30,6 +31,8 @@ export interface SlaveTradesViewProps {
   signals: readonly Signal[];
   index: ExecutionIndex;
   slaveLabels: ReadonlyMap<string, string>;
+  /** Ended signals still waiting for a slave's close confirmation (only this slave's are shown). */
+  awaiting?: readonly Signal[];
 }
 
 /**
@@ -37,9 +40,10 @@ export interface SlaveTradesViewProps {
  * server), balance, equity and broker, then the account's active trades with only its own
  * execution lines.
  */
-export function SlaveTradesView({ slave, signals, index, slaveLabels }: SlaveTradesViewProps) {
+export function SlaveTradesView({ slave, signals, index, slaveLabels, awaiting = [] }: SlaveTradesViewProps) {
   const { data: stats } = useSlaveSummary(slave.id);
   const own = useMemo(() => signalsForSlave(signals, index, slave.id), [signals, index, slave.id]);
+  const ownAwaiting = useMemo(() => awaiting.filter((s) => s.unconfirmedSlaveIds?.includes(slave.id)), [awaiting, slave.id]);
   return (
     <div className="flex flex-col gap-4" data-testid={`view-slave-${slave.id}`}>
       <div className="grid grid-cols-2 gap-3 md:grid-cols-3">
@@ -58,6 +62,7 @@ export function SlaveTradesView({ slave, signals, index, slaveLabels }: SlaveTra
       ) : (
         <SignalList signals={own} index={index} slaveLabels={slaveLabels} onlySlaveId={slave.id} />
       )}
+      <AwaitingConfirmation signals={ownAwaiting} index={index} slaveLabels={slaveLabels} onlySlaveId={slave.id} />
     </div>
   );
 }

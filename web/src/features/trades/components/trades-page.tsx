@@ -7,9 +7,11 @@ import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { useSlaveAccounts } from "@/lib/account-queries";
 import { cn } from "@/lib/utils";
+import { useAwaitingConfirmation } from "../api/use-awaiting-confirmation";
 import { useLiveTrades } from "../api/use-live-trades";
 import { indexExecutionsBySignal } from "../lib/execution-summary";
 import { LiveTradesFeed } from "./live-trades-feed";
+import { AwaitingConfirmation } from "./awaiting-confirmation";
 import { SignalList } from "./signal-list";
 import { SlaveTradesView } from "./slave-trades-view";
 
@@ -24,6 +26,7 @@ export function TradesPage() {
   const index = useMemo(() => indexExecutionsBySignal(live.executions), [live.executions]);
   const slaveLabels = useMemo(() => new Map(slaves.map((s) => [s.id, slaveTabLabel(s)])), [slaves]);
   const selectedSlave = slaves.find((s) => s.id === tab.value);
+  const awaiting = useAwaitingConfirmation();
 
   let body;
   if (live.error && !live.ready) {
@@ -50,13 +53,16 @@ export function TradesPage() {
     body = (
       <SlaveTabs slaves={slaves} value={tab.value} onValueChange={tab.onValueChange}>
         {tab.value === ALL_TAB || !selectedSlave ? (
-          live.signals.length === 0 ? (
-            <EmptyState icon={Activity} title="No active trades. All positions are closed or waiting for new signals..." testId="empty-trades" />
-          ) : (
-            <SignalList signals={live.signals} index={index} slaveLabels={slaveLabels} />
-          )
+          <>
+            {live.signals.length === 0 ? (
+              <EmptyState icon={Activity} title="No active trades. All positions are closed or waiting for new signals..." testId="empty-trades" />
+            ) : (
+              <SignalList signals={live.signals} index={index} slaveLabels={slaveLabels} />
+            )}
+            <AwaitingConfirmation signals={awaiting} index={index} slaveLabels={slaveLabels} />
+          </>
         ) : (
-          <SlaveTradesView slave={selectedSlave} signals={live.signals} index={index} slaveLabels={slaveLabels} />
+          <SlaveTradesView slave={selectedSlave} signals={live.signals} index={index} slaveLabels={slaveLabels} awaiting={awaiting} />
         )}
       </SlaveTabs>
     );

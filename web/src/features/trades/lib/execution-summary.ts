@@ -17,16 +17,23 @@ export function isSuccessfulOpen(execution: Pick<Execution, "status">): boolean 
   return execution.status === "filled" || execution.status === "placed";
 }
 
-/** How an opening order's line looks: success tick, pending clock, or failure cross. */
-export type OpeningLineKind = "filled" | "placed" | "pending" | "failed";
+/** How an opening order's line looks: success tick, pending clock, skipped dash, or failure cross. */
+export type OpeningLineKind = "filled" | "placed" | "pending" | "skipped" | "failed";
 
-/** §2: filled → 'Filled @ price'; placed → placed; pending → pending with age; else failed. */
-export function openingLineKind(execution: Pick<Execution, "status">): OpeningLineKind {
+/**
+ * §2: filled → 'Filled @ price'; placed → placed; pending → pending with age; skipped (left out
+ * on purpose, or a queued open a pause cancelled: cancelled with a reason code) → its reason;
+ * else failed.
+ */
+export function openingLineKind(execution: Pick<Execution, "status"> & Partial<Pick<Execution, "reasonCode">>): OpeningLineKind {
   switch (execution.status) {
     case "filled":
     case "placed":
     case "pending":
+    case "skipped":
       return execution.status;
+    case "cancelled":
+      return execution.reasonCode ? "skipped" : "failed";
     default:
       return "failed";
   }

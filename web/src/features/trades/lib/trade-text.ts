@@ -1,11 +1,12 @@
 /**
  * Texts of Live Trades rows — spec §2 /trades: 'Filled @ price' with fill time, the error
- * message or 'Failed', and (beyond the spec) pending age and later actions. Prices and volumes
+ * message or 'Failed', 'Skipped: reason' for a copy left out on purpose, and (beyond the spec) pending age and later actions. Prices and volumes
  * stay the server's numeric strings so nothing is rounded.
  */
 import type { Execution } from "#contract";
 import { formatDuration } from "@/lib/format";
 import { openingLineKind } from "./execution-summary";
+import { verdictLineText } from "./verdicts";
 
 const sameDay = (a: Date, b: Date) => a.toDateString() === b.toDateString();
 
@@ -39,6 +40,8 @@ export function openingLineText(execution: Execution, now: number = Date.now()):
       return `Placed @ ${execution.fillPrice ?? execution.price ?? "—"}`;
     case "pending":
       return `Pending ${formatDuration(now - new Date(execution.createdAt).getTime())}`;
+    case "skipped":
+      return verdictLineText(execution) ?? "Skipped";
     case "failed":
       return execution.errorMessage?.trim() || "Failed";
   }
