@@ -5,7 +5,7 @@
  * its EA is refused), its pending orders are cancelled (reason `account_deleted`), and its
  * executions, analytics and audit entries stay readable. The same number can be added again.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   accountListSchema,
   apiKeyListSchema,
@@ -16,9 +16,10 @@ import {
   performanceResponseSchema,
 } from "#contract";
 import { BridgeClient, BridgeHttpError } from "../../tools/bridge-client/client.ts";
-import { createKey, masterEvent, setUpBridge, type BridgeTenant } from "../support/bridge.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../support/databases.ts";
-import { startServer, type RunningServer } from "../support/server.ts";
+import { createKey, masterEvent, type BridgeTenant } from "../support/bridge.ts";
+import { useBridgeSuite } from "../support/bridge-suite.ts";
+import { databaseKinds } from "../support/databases.ts";
+import type { RunningServer } from "../support/server.ts";
 import { signUp, type SignedIn } from "../support/tenant.ts";
 
 /** The HTTP status a bridge call answered (2xx → 200). */
@@ -33,27 +34,13 @@ async function statusOf(call: Promise<unknown>): Promise<number> {
 }
 
 describe.each(databaseKinds())("account delete on %s", (kind) => {
-  let db: TestDatabase;
   let server: RunningServer;
   let t: SignedIn;
   let b: BridgeTenant;
   let ticket = 5100;
   const nextTicket = () => ++ticket;
 
-  beforeAll(async () => {
-    db = await createTestDatabase(kind);
-    server = await startServer(db.env);
-  });
-  beforeEach(async () => {
-    await b?.close();
-    t = await signUp(server.url);
-    b = await setUpBridge(t.api, server.url, 2);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await server?.stop();
-    await db?.drop();
-  });
+  useBridgeSuite(kind, 2, (state) => ({ server, t, b } = state));
 
   const ids = async (path: string) => accountListSchema.parse((await t.api.get(path)).body).map((a) => a.id);
 

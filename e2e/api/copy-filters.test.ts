@@ -5,14 +5,14 @@
  * copying, side / magic / pending filters (skipped: no order, a `skipped` verdict), and trading hours
  * enforced by the server in the slave's broker time (UTC + the heartbeat's `brokerUtcOffsetSec`).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { executionListSchema, type CopySettingsInput, type SlaveOrder } from "#contract";
 import type { BridgeClient } from "../../tools/bridge-client/client.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../support/databases.ts";
-import { atSecondStart, masterEvent, nowS, setUpBridge, type BridgeTenant } from "../support/bridge.ts";
+import { useBridgeSuite } from "../support/bridge-suite.ts";
+import { databaseKinds } from "../support/databases.ts";
+import { atSecondStart, masterEvent, nowS, type BridgeTenant } from "../support/bridge.ts";
 import { SAMPLE_EA_PROFILE } from "../support/id-routes.ts";
-import { startServer, type RunningServer } from "../support/server.ts";
-import { signUp, type SignedIn } from "../support/tenant.ts";
+import type { SignedIn } from "../support/tenant.ts";
 
 const DAY_MS = 86_400_000;
 const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
@@ -21,27 +21,12 @@ const dayOf = (brokerMs: number) => DAYS[new Date(brokerMs).getUTCDay()]!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(databaseKinds())("copy filters on %s", (kind) => {
-  let db: TestDatabase;
-  let server: RunningServer;
   let t: SignedIn;
   let b: BridgeTenant;
   let ticket = 70_000;
   const nextTicket = () => ++ticket;
 
-  beforeAll(async () => {
-    db = await createTestDatabase(kind);
-    server = await startServer(db.env);
-  });
-  beforeEach(async () => {
-    await b?.close();
-    t = await signUp(server.url);
-    b = await setUpBridge(t.api, server.url, 2);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await server?.stop();
-    await db?.drop();
-  });
+  useBridgeSuite(kind, 2, (state) => ({ t, b } = state));
 
   const executionsOf = async (signalId: string) => executionListSchema.parse((await t.api.get(`/api/executions?signalId=${signalId}`)).body);
   const putSettings = async (slaveId: string, settings: CopySettingsInput) => {

@@ -6,13 +6,13 @@
  * Each case asserts the orders a slave polls (volumes as exact decimal strings) or, for a blocked
  * copy, the rejected execution's reason.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { copySettingsListSchema, executionListSchema, type CopySettingsInput, type SlaveOrder, type SymbolSpecInput } from "#contract";
 import type { BridgeClient } from "../../tools/bridge-client/client.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../support/databases.ts";
-import { masterEvent, setUpBridge, type BridgeTenant } from "../support/bridge.ts";
-import { startServer, type RunningServer } from "../support/server.ts";
-import { signUp, type SignedIn } from "../support/tenant.ts";
+import { useBridgeSuite } from "../support/bridge-suite.ts";
+import { databaseKinds } from "../support/databases.ts";
+import { masterEvent, type BridgeTenant } from "../support/bridge.ts";
+import type { SignedIn } from "../support/tenant.ts";
 
 /** A slave symbol specification (§6.4) with EURUSD-like economics; lots for the volume fields. */
 const symbolSpec = (symbol: string, over: Partial<SymbolSpecInput> = {}): SymbolSpecInput => ({
@@ -31,27 +31,12 @@ const symbolSpec = (symbol: string, over: Partial<SymbolSpecInput> = {}): Symbol
 });
 
 describe.each(databaseKinds())("copy sizing on %s", (kind) => {
-  let db: TestDatabase;
-  let server: RunningServer;
   let t: SignedIn;
   let b: BridgeTenant;
   let ticket = 60_000;
   const nextTicket = () => ++ticket;
 
-  beforeAll(async () => {
-    db = await createTestDatabase(kind);
-    server = await startServer(db.env);
-  });
-  beforeEach(async () => {
-    await b?.close();
-    t = await signUp(server.url);
-    b = await setUpBridge(t.api, server.url, 2);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await server?.stop();
-    await db?.drop();
-  });
+  useBridgeSuite(kind, 2, (state) => ({ t, b } = state));
 
   const executionsOf = async (signalId: string) => executionListSchema.parse((await t.api.get(`/api/executions?signalId=${signalId}`)).body);
   /** PUT /api/copy-settings/:id; fails the test unless the server accepts the settings. */

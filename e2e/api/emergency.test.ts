@@ -4,36 +4,23 @@
  * orders already handed out are left to the close-all, a slave polling after PANIC STOP receives
  * only the CLOSE_ALL; Resume copying; a slave's Enable leaves the organisation paused.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { auditLogListSchema, copyPauseStatusSchema, executionListSchema, type Execution } from "#contract";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../support/databases.ts";
-import { masterEvent, setUpBridge, type BridgeTenant } from "../support/bridge.ts";
-import { startServer, type RunningServer } from "../support/server.ts";
-import { signUp, type SignedIn } from "../support/tenant.ts";
+import { useBridgeSuite } from "../support/bridge-suite.ts";
+import { databaseKinds } from "../support/databases.ts";
+import { masterEvent, type BridgeTenant } from "../support/bridge.ts";
+import type { RunningServer } from "../support/server.ts";
+import type { SignedIn } from "../support/tenant.ts";
 import { openSocket } from "../support/ws.ts";
 
 describe.each(databaseKinds())("emergency controls on %s", (kind) => {
-  let db: TestDatabase;
   let server: RunningServer;
   let t: SignedIn;
   let b: BridgeTenant;
   let ticket = 9100;
   const nextTicket = () => ++ticket;
 
-  beforeAll(async () => {
-    db = await createTestDatabase(kind);
-    server = await startServer(db.env);
-  });
-  beforeEach(async () => {
-    await b?.close();
-    t = await signUp(server.url);
-    b = await setUpBridge(t.api, server.url, 2);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await server?.stop();
-    await db?.drop();
-  });
+  useBridgeSuite(kind, 2, (state) => ({ server, t, b } = state));
 
   const executionsOf = async (signalId: string): Promise<Execution[]> => executionListSchema.parse((await t.api.get(`/api/executions?signalId=${signalId}`)).body);
   const copyPaused = async () => (await t.api.get("/api/auth/me")).body.tenant.copyPaused as boolean;

@@ -4,35 +4,20 @@
  * GET /api/executions/verdicts, filterable in the audit log (reasonCode), and a skipped copy is
  * neither a success nor a failure (slave summary, bridge success rate).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { auditLogListSchema, executionListSchema, executionVerdictsSchema, type Execution } from "#contract";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../support/databases.ts";
-import { masterEvent, setUpBridge, type BridgeTenant } from "../support/bridge.ts";
-import { startServer, type RunningServer } from "../support/server.ts";
-import { signUp, type SignedIn } from "../support/tenant.ts";
+import { useBridgeSuite } from "../support/bridge-suite.ts";
+import { databaseKinds } from "../support/databases.ts";
+import { masterEvent, type BridgeTenant } from "../support/bridge.ts";
+import type { SignedIn } from "../support/tenant.ts";
 
 describe.each(databaseKinds())("copy verdicts on %s", (kind) => {
-  let db: TestDatabase;
-  let server: RunningServer;
   let t: SignedIn;
   let b: BridgeTenant;
   let ticket = 91_000;
   const nextTicket = () => ++ticket;
 
-  beforeAll(async () => {
-    db = await createTestDatabase(kind);
-    server = await startServer(db.env);
-  });
-  beforeEach(async () => {
-    await b?.close();
-    t = await signUp(server.url);
-    b = await setUpBridge(t.api, server.url, 3);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await server?.stop();
-    await db?.drop();
-  });
+  useBridgeSuite(kind, 3, (state) => ({ t, b } = state));
 
   const executionsOf = async (signalId: string) => executionListSchema.parse((await t.api.get(`/api/executions?signalId=${signalId}`)).body);
   const auditWith = async (query: string) => {
