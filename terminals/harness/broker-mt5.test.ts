@@ -1,187 +1,14 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+/** The simulated broker on the MT5 side, driven through the MT5 probe EA (broker-probe.ts). */
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildEa, HARNESS_DIR } from "./build.ts";
+import { describe, expect, it } from "vitest";
+import { all, book, brokerDir, fields, start, SYM, txTypes, useBrokerProbe } from "./broker-probe.ts";
 
-// The simulated broker (runtime/broker*.h) driven through the probe EAs in fixtures/broker: the
-// test writes one command into the EA's Files/probe.txt, sends a `price` line (→ OnTick runs the
-// command) and reads what the EA printed; MT5 trade transactions arrive as "TX" lines.
-
-const PROBE5 = path.join(HARNESS_DIR, "fixtures", "broker", "BrokerProbe.mq5");
-const PROBE4 = path.join(HARNESS_DIR, "fixtures", "broker", "BrokerProbe.mq4");
-const SYM = "EURUSD.a";
-
-type Json = Record<string, unknown>;
-
-interface Answer {
-  answer: Json;
-  /** Lines the EA printed between the previous answer and this one. */
-  lines: string[];
-}
-
-interface Term {
-  files: string;
-  send: (line: string) => Promise<Answer>;
-  /** Runs one probe command at the quote bid/ask and returns the EA's output. */
-  probe: (command: string, bid?: string, ask?: string) => Promise<string[]>;
-  kill: () => Promise<void>;
-  quit: () => Promise<number | null>;
-}
-
-interface BrokerOptions {
-  marginMode?: "hedging" | "netting";
-  fillingMode?: number;
-  exeMode?: number;
-  bigTickets?: boolean;
-}
-
-let probe5 = "";
-let probe4 = "";
-let tmp = "";
-let seq = 0;
-const running: ChildProcessWithoutNullStreams[] = [];
-
-function brokerDir(opts: BrokerOptions): string {
-  const dir = path.join(tmp, `t${++seq}`);
-  mkdirSync(path.join(dir, "files"), { recursive: true });
-  const config = {
-    login: 50001234,
-    server: "Sim-Demo",
-    company: "Sim",
-    currency: "USD",
-    balance: "10000",
-    leverage: 100,
-    marginMode: opts.marginMode ?? "hedging",
-    bigTickets: opts.bigTickets ?? false,
-    symbols: [
-      {
-        name: SYM, digits: 5, point: 0.00001, bid: 1.0845, ask: 1.0846, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100,
-        contractSize: 100000, tickSize: 0.00001, tickValue: 1, stopsLevel: 0, freezeLevel: 0, tradeMode: 4,
-        fillingMode: opts.fillingMode ?? 3, exeMode: opts.exeMode ?? 2,
-      },
-    ],
-    stateFile: "book.json",
-  };
-  writeFileSync(path.join(dir, "broker.json"), JSON.stringify(config));
-  return dir;
-}
-
-function start(binary: string, dir: string): Term {
-  const files = path.join(dir, "files");
-  const child = spawn(binary, ["--files", files, "--broker", path.join(dir, "broker.json")], { stdio: ["pipe", "pipe", "pipe"] });
-  running.push(child);
-  let buf = "";
-  let stderr = "";
-  let collected: string[] = [];
-  const waiters: { resolve: (a: Answer) => void; reject: (e: Error) => void }[] = [];
-  child.stdout.setEncoding("utf8");
-  child.stdout.on("data", (chunk: string) => {
-    buf += chunk;
-    let nl: number;
-    while ((nl = buf.indexOf("\n")) >= 0) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      if (line.startsWith("@@ ")) {
-        const w = waiters.shift();
-        const lines = collected;
-        collected = [];
-        if (w) w.resolve({ answer: JSON.parse(line.slice(3)) as Json, lines });
-      } else {
-        collected.push(line);
-      }
-    }
-  });
-  child.stderr.setEncoding("utf8");
-  child.stderr.on("data", (c: string) => (stderr += c));
-  const exit = new Promise<number | null>((resolve) =>
-    child.on("close", (code) => {
-      for (const w of waiters.splice(0)) w.reject(new Error(`process exited (${code}); output:\n${collected.join("\n")}\n${stderr}`));
-      resolve(code);
-    }),
-  );
-  const send = (line: string): Promise<Answer> =>
-    new Promise<Answer>((resolve, reject) => {
-      waiters.push({ resolve, reject });
-      child.stdin.write(`${line}\n`);
-    });
-  const probe = async (command: string, bid = "1.08450", ask = "1.08460"): Promise<string[]> => {
-    writeFileSync(path.join(files, "probe.txt"), `${command}\n`);
-    const a = await send(`price ${SYM} ${bid} ${ask}`);
-    expect(a.answer.ok).toBe(true);
-    const b = await send("wait 30");
-    return [...a.lines, ...b.lines];
-  };
-  const kill = async (): Promise<void> => {
-    child.kill("SIGKILL");
-    await exit;
-  };
-  const quit = async (): Promise<number | null> => {
-    child.stdin.write("quit\n");
-    return exit;
-  };
-  return { files, send, probe, kill, quit };
-}
-
-/** Fields of the first line starting with `tag ` ("RES retcode=10009 order=…" → {retcode: "10009", …}). */
-function fields(lines: string[], tag: string): Record<string, string> {
-  const line = lines.find((l) => l.startsWith(`${tag} `));
-  if (line === undefined) throw new Error(`no ${tag} line in:\n${lines.join("\n")}`);
-  return parseFields(line);
-}
-
-function parseFields(line: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const re = /(\w+)=(.*?)(?= \w+=|$)/g;
-  for (const m of line.matchAll(re)) out[m[1] ?? ""] = m[2] ?? "";
-  return out;
-}
-
-function all(lines: string[], tag: string): Record<string, string>[] {
-  return lines.filter((l) => l.startsWith(`${tag} `)).map(parseFields);
-}
-
-/** Transaction types in arrival order (ENUM_TRADE_TRANSACTION_TYPE values). */
-function txTypes(lines: string[]): number[] {
-  return all(lines, "TX").map((t) => Number(t.type));
-}
-
-interface BookPosition {
-  ticket: string;
-  side: string;
-  volume: string;
-  openPrice: string;
-  sl: string;
-  comment: string;
-  magic: number;
-}
-interface BookOrder {
-  ticket: string;
-  type: string;
-  volume: string;
-  price: string;
-}
-
-async function book(t: Term): Promise<{ positions: BookPosition[]; orders: BookOrder[]; balance: string }> {
-  const { answer } = await t.send("book");
-  return answer as unknown as { positions: BookPosition[]; orders: BookOrder[]; balance: string };
-}
-
-beforeAll(async () => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), "cb-broker-"));
-  probe5 = (await buildEa(PROBE5)).binary;
-  probe4 = (await buildEa(PROBE4)).binary;
-}, 240_000);
-
-afterAll(() => {
-  for (const c of running) if (c.exitCode === null) c.kill("SIGKILL");
-  if (tmp && existsSync(tmp)) rmSync(tmp, { recursive: true, force: true });
-});
+const ea5 = useBrokerProbe("BrokerProbe.mq5");
 
 describe("simulated broker, MT5", () => {
   it("queues ORDER_ADD, ORDER_DELETE, HISTORY_ADD, DEAL_ADD, REQUEST for a market open, partial close and close", async () => {
-    const t = start(probe5, brokerDir({}));
+    const t = start(ea5.binary(), brokerDir({}));
     const open = await t.probe(`deal ${SYM} BUY 0.10 FOK`);
     const res = fields(open, "RES");
     expect(res).toMatchObject({ sent: "1", retcode: "10009", volume: "0.10", price: "1.08460" });
@@ -219,7 +46,7 @@ describe("simulated broker, MT5", () => {
   });
 
   it("answers 10030 for a filling mode the symbol does not allow, then fills with the allowed one", async () => {
-    const t = start(probe5, brokerDir({ fillingMode: 2 })); // IOC only, market execution
+    const t = start(ea5.binary(), brokerDir({ fillingMode: 2 })); // IOC only, market execution
     const fok = await t.probe(`deal ${SYM} BUY 0.10 FOK`);
     expect(fields(fok, "RES")).toMatchObject({ sent: "0", retcode: "10030", order: "0", err: "4756" });
     expect(txTypes(fok)).toEqual([10]);
@@ -237,7 +64,7 @@ describe("simulated broker, MT5", () => {
   });
 
   it("requotes the next N requests of the EA", async () => {
-    const t = start(probe5, brokerDir({}));
+    const t = start(ea5.binary(), brokerDir({}));
     expect((await t.send("requote 2")).answer).toMatchObject({ ok: true, requotes: 2 });
     const first = fields(await t.probe(`deal ${SYM} BUY 0.10 FOK`), "RES");
     expect(first).toMatchObject({ sent: "0", retcode: "10004" });
@@ -251,7 +78,7 @@ describe("simulated broker, MT5", () => {
   });
 
   it("checks volume, symbol and stops", async () => {
-    const t = start(probe5, brokerDir({}));
+    const t = start(ea5.binary(), brokerDir({}));
     expect(fields(await t.probe(`deal ${SYM} BUY 0.015 FOK`), "RES").retcode).toBe("10014");
     expect(fields(await t.probe(`deal ${SYM} BUY 0.00 FOK`), "RES").retcode).toBe("10014");
     expect(fields(await t.probe("deal NOPE BUY 0.10 FOK"), "RES").retcode).toBe("10013");
@@ -266,7 +93,7 @@ describe("simulated broker, MT5", () => {
   });
 
   it("triggers a pending order on price (position ticket = order ticket) and closes on SL with reason SL", async () => {
-    const t = start(probe5, brokerDir({}));
+    const t = start(ea5.binary(), brokerDir({}));
     const placed = await t.send(`pending ${SYM} BUY_LIMIT 0.10 1.08300`);
     expect(placed.answer.ok).toBe(true);
     const ticket = String(placed.answer.ticket);
@@ -298,7 +125,7 @@ describe("simulated broker, MT5", () => {
   });
 
   it("places, modifies and removes a pending order from the EA with ORDER_ADD / ORDER_UPDATE / ORDER_DELETE + HISTORY_ADD", async () => {
-    const t = start(probe5, brokerDir({}));
+    const t = start(ea5.binary(), brokerDir({}));
     const placed = await t.probe(`pending ${SYM} BUY_STOP 0.20 1.08600`);
     const res = fields(placed, "RES");
     expect(res).toMatchObject({ sent: "1", retcode: "10008", volume: "0.20" });
@@ -331,7 +158,7 @@ describe("simulated broker, MT5", () => {
   });
 
   it("stops out at the stop-out margin level with DEAL_REASON_SO", async () => {
-    const t = start(probe5, brokerDir({}));
+    const t = start(ea5.binary(), brokerDir({}));
     const ticket = String((await t.send(`open ${SYM} BUY 5.00`)).answer.ticket);
     // margin 5 × 1.0846 / 0.00001 × 1 / 100 = 5423; at bid 1.07000 equity = 10000 − 7300 = 2700 (49.8 %)
     const out = await t.probe(`hist ${ticket}`, "1.07000", "1.07010");
@@ -345,7 +172,7 @@ describe("simulated broker, MT5", () => {
   });
 
   it("keeps one position per symbol on a netting account: reduce, then reverse", async () => {
-    const t = start(probe5, brokerDir({ marginMode: "netting" }));
+    const t = start(ea5.binary(), brokerDir({ marginMode: "netting" }));
     const opened = await t.send(`open ${SYM} BUY 0.10`);
     const ticket = String(opened.answer.ticket);
     await t.send(`open ${SYM} SELL 0.04`);
@@ -369,7 +196,7 @@ describe("simulated broker, MT5", () => {
 
   it("keeps the broker's side across kill -9 and restart, tickets above 2^53 with bigTickets", async () => {
     const dir = brokerDir({ bigTickets: true });
-    let t = start(probe5, dir);
+    let t = start(ea5.binary(), dir);
     const res = fields(await t.probe(`deal ${SYM} BUY 0.10 FOK`), "RES");
     const pos = res.order ?? "";
     expect(BigInt(pos) > 2n ** 53n).toBe(true);
@@ -378,7 +205,7 @@ describe("simulated broker, MT5", () => {
     const before = await book(t);
     await t.kill();
 
-    t = start(probe5, dir);
+    t = start(ea5.binary(), dir);
     const after = await book(t);
     expect(after).toEqual(before);
     expect(after.positions[0]).toMatchObject({ ticket: pos, volume: "0.07" });
@@ -388,70 +215,6 @@ describe("simulated broker, MT5", () => {
     const next = String((await t.send(`open ${SYM} BUY 0.01`)).answer.ticket);
     expect(BigInt(next) > BigInt(pending)).toBe(true);
     expect(JSON.parse(readFileSync(path.join(dir, "book.json"), "utf8"))).toMatchObject({ platform: "MT5" });
-    await t.quit();
-  });
-});
-
-describe("simulated broker, MT4", () => {
-  it("partial OrderClose leaves the rest under a new ticket with comment from #<old>", async () => {
-    const t = start(probe4, brokerDir({}));
-    const sent = fields(await t.probe(`send ${SYM} BUY 0.10`), "SEND");
-    expect(sent.err).toBe("0");
-    const ticket = sent.ticket ?? "";
-    const opened = fields(await t.probe("trades"), "TRADE");
-    expect(fields(await t.probe(`close ${ticket} 0.04`), "CLOSE")).toMatchObject({ ok: "1", err: "0" });
-
-    const trades = await t.probe("trades");
-    expect(trades).toContain("TRADES 1");
-    const rest = fields(trades, "TRADE");
-    expect(rest.ticket).not.toBe(ticket);
-    expect(rest).toMatchObject({ lots: "0.06", open: "1.08460", magic: "777", comment: `from #${ticket}`, opentime: opened.opentime });
-    const hist = fields(await t.probe("history"), "HIST");
-    expect(hist).toMatchObject({ ticket, lots: "0.04", close: "1.08450", profit: "-0.40", comment: `to #${rest.ticket}` });
-
-    // by hand: the answer names the remainder
-    const byHand = await t.send(`close ${rest.ticket} 0.02`);
-    expect(byHand.answer).toMatchObject({ ok: true });
-    const remaining = String(byHand.answer.remainingTicket);
-    const b = await book(t);
-    expect(b.positions).toEqual([expect.objectContaining({ ticket: remaining, volume: "0.04", comment: `from #${rest.ticket}` })]);
-    await t.quit();
-  });
-
-  it("returns -1 with MQL4 error codes: 138 requote, 131 volume, 4106 unknown symbol; SL close appends [sl]", async () => {
-    const t = start(probe4, brokerDir({}));
-    await t.send("requote 1");
-    expect(fields(await t.probe(`send ${SYM} BUY 0.10`), "SEND")).toMatchObject({ ticket: "-1", err: "138" });
-    expect(fields(await t.probe(`send ${SYM} BUY 0.015`), "SEND")).toMatchObject({ ticket: "-1", err: "131" });
-    expect(fields(await t.probe("send NOPE BUY 0.10"), "SEND")).toMatchObject({ ticket: "-1", err: "4106" });
-    expect(fields(await t.probe("market NOPE"), "MARKET")).toMatchObject({ err: "4106" });
-    expect(fields(await t.probe(`market ${SYM}`), "MARKET")).toMatchObject({ bid: "1.08450", minlot: "0.01", allowed: "1", busy: "0" });
-    const sent = fields(await t.probe(`send ${SYM} BUY 0.10`), "SEND");
-    expect(sent.err).toBe("0");
-    expect(fields(await t.probe(`modify ${sent.ticket} 1.08400 0`), "MODIFY")).toMatchObject({ ok: "1" });
-    expect(fields(await t.probe(`modify ${sent.ticket} 1.08400 0`), "MODIFY")).toMatchObject({ ok: "0", err: "1" }); // ERR_NO_RESULT
-    const hist = fields(await t.probe("history", "1.08390", "1.08400"), "HIST");
-    expect(hist).toMatchObject({ ticket: sent.ticket, close: "1.08400", comment: "probe[sl]" });
-    expect((await book(t)).positions).toEqual([]);
-    await t.quit();
-  });
-
-  it("triggers a pending order under the same ticket; OrderModify and OrderDelete on pending orders", async () => {
-    const t = start(probe4, brokerDir({}));
-    const placed = await t.send(`pending ${SYM} SELL_STOP 0.10 1.08300`);
-    const ticket = String(placed.answer.ticket);
-    expect(await t.probe("trades")).toContain("TRADES 1");
-    const trades = await t.probe("trades", "1.08300", "1.08310");
-    expect(fields(trades, "TRADE")).toMatchObject({ ticket, type: "1", open: "1.08300" });
-
-    const sent = fields(await t.probe(`send ${SYM} BUY_LIMIT 0.10 1.08000`), "SEND");
-    expect(sent.err).toBe("0");
-    expect(fields(await t.probe(`pmodify ${sent.ticket} 1.08100`), "PMODIFY")).toMatchObject({ ok: "1" });
-    expect((await book(t)).orders[0]).toMatchObject({ ticket: sent.ticket, type: "BUY_LIMIT", price: "1.08100" });
-    expect(fields(await t.probe(`delete ${ticket}`), "DELETE")).toMatchObject({ ok: "0", err: "4108" }); // a market order
-    expect(fields(await t.probe(`delete ${sent.ticket}`), "DELETE")).toMatchObject({ ok: "1", err: "0" });
-    expect(fields(await t.probe("history"), "HIST")).toMatchObject({ ticket: sent.ticket, type: "2" });
-    expect((await book(t)).orders).toEqual([]);
     await t.quit();
   });
 });
