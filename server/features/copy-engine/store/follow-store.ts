@@ -11,7 +11,8 @@ import { copySettings, executions, positionLinks, signals, symbolSpecs } from ".
 import type { SignalRow } from "../../signals/mappers.ts";
 import type { CopyHolding, FollowPlan, SignalState } from "../domain/index.ts";
 import type { SignalChanges } from "./record-event.ts";
-import { settingsOf, specOf } from "./row-mappers.ts";
+import { settingsOf } from "../../copy-settings/settings-of.ts";
+import { specOf } from "./row-mappers.ts";
 
 export interface FollowContext {
   signal: SignalRow;
@@ -48,7 +49,7 @@ export async function loadFollowContext(tx: Db, tenantId: string, ticket: string
     if (!exec) continue;
     const volume = link ? (link.status === "open" ? link.volume : null) : exec.status === "pending" ? exec.volume : null;
     if (volume == null) continue;
-    const s = settingsOf(settings);
+    const s = settingsOf(settings === null ? null : { settings });
     holdings.push({
       slaveAccountId: exec.slaveAccountId,
       symbol: exec.symbol,

@@ -14,7 +14,8 @@ import type { AccountRow } from "../../accounts/mappers.ts";
 import { profileOf } from "../../risk/slave-config.ts";
 import type { SignalRow } from "../../signals/mappers.ts";
 import type { MasterState, SlaveState } from "../domain/index.ts";
-import { closeOnlyStateOf, settingsOf, specOf } from "./row-mappers.ts";
+import { settingsOf } from "../../copy-settings/settings-of.ts";
+import { closeOnlyStateOf, specOf } from "./row-mappers.ts";
 
 /**
  * Inserts the signal of a new master ticket (the partial unique index on live tickets answers
@@ -132,7 +133,7 @@ export async function loadSlaveStates(db: Db, tenantId: string, masterSymbol: st
         }
       : null,
     profile: profileOf(r.account),
-    settings: settingsOf(r.settings),
+    settings: settingsOf(r.settings === null ? null : { settings: r.settings }),
     spec: specOf(r),
     closeOnly: closeOnlyStateOf(r.account),
   }));

@@ -1,20 +1,9 @@
 /**
- * Row → domain shapes shared by the stores: a slave's copy settings (jsonb, validated again on
- * read), its symbol specification, its close-only state. Pure mapping, no queries.
+ * Row → domain shapes shared by the stores: a slave's symbol specification and close-only state
+ * (its copy settings: copy-settings/settings-of.ts). Pure mapping, no queries.
  */
-import { COPY_SETTINGS_DEFAULTS, copySettingsRequestSchema, type CloseOnlyCode, type CopySettingsValues } from "#contract";
+import type { CloseOnlyCode } from "#contract";
 import { DEFAULT_VOLUME_SPEC, type CloseOnly, type SymbolVolumeSpec } from "../domain/index.ts";
-
-/**
- * The stored settings of a slave parsed with the contract's schema; a missing row or a value that
- * no longer parses (an older shape) → COPY_SETTINGS_DEFAULTS, which copy exactly as before copy
- * settings existed.
- */
-export function settingsOf(stored: unknown): CopySettingsValues {
-  if (stored == null) return COPY_SETTINGS_DEFAULTS;
-  const parsed = copySettingsRequestSchema.safeParse(stored);
-  return parsed.success ? parsed.data : COPY_SETTINGS_DEFAULTS;
-}
 
 /** Symbol spec columns (symbol_specs, decimal strings) → the domain's volume spec; none → DEFAULT_VOLUME_SPEC. */
 export function specOf(
