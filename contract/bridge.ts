@@ -193,6 +193,12 @@ export const slaveHeartbeatSchema = z.object({
   currency: z.string().trim().regex(/^[A-Z]{3}$/, "Currency must be a 3-letter code").default("USD"),
   /** 'error' lets an EA flag a broken terminal (e.g. trading disabled). */
   status: z.enum(["active", "error"]).optional(),
+  /**
+   * The magic number the slave EA puts on every copy (its InpMagic). Reconciliation treats a slave
+   * position with this magic as a copy (an orphan when no master position matches it) and never
+   * touches positions without it (docs/bridge-protocol.md §10).
+   */
+  copyMagic: magicSchema.optional(),
   ...terminalAccountFields,
   ts: terminalTimeSchema(false).optional(),
   /** Free value making otherwise identical requests within one second distinct (replay protection). */

@@ -19,6 +19,14 @@ export type SizingMode = z.infer<typeof sizingModeSchema>;
 export const tooSmallSchema = z.enum(["skip", "use_min"]);
 export type TooSmall = z.infer<typeof tooSmallSchema>;
 
+/**
+ * Reconciliation of a slave with the master (docs/bridge-protocol.md §10): `off` shows the
+ * differences and alerts, `close_orphans` also closes orphan copies, `full` repairs everything
+ * the rules allow (missing copies within the deviation, orphans, volume and SL/TP mismatches).
+ */
+export const autoSyncSchema = z.enum(["off", "close_orphans", "full"]);
+export type AutoSync = z.infer<typeof autoSyncSchema>;
+
 export const allowedSidesSchema = z.enum(["both", "buy", "sell"]);
 export type AllowedSides = z.infer<typeof allowedSidesSchema>;
 
@@ -98,6 +106,8 @@ export const copySettingsRequestSchema = z
     closePositionsOnStop: z.boolean().default(false),
     /** Daily profit target, percent of the equity at the start of the broker day; null = none. */
     dailyProfitTargetPct: percent.nullable().default(null),
+    /** What reconciliation repairs by itself (default `off`: differences shown and alerted only). */
+    autoSync: autoSyncSchema.default("off"),
   })
   .superRefine((s, ctx) => {
     if (s.minVolume !== null && s.maxVolume !== null && Number(s.minVolume) > Number(s.maxVolume)) {
@@ -137,6 +147,7 @@ export const copySettingsSchema = z.object({
   signalLifetimeSeconds: z.number().int(),
   closePositionsOnStop: z.boolean(),
   dailyProfitTargetPct: decimalStringSchema.nullable(),
+  autoSync: autoSyncSchema,
   /** false while the slave copies with the defaults (no row saved yet). */
   saved: z.boolean(),
   updatedAt: z.string().nullable(),

@@ -18,3 +18,4 @@ export * from "./audit.ts";
 export * from "./realtime.ts";
 export * from "./settings.ts";
 export * from "./preview.ts";
+export * from "./sync.ts";

@@ -58,6 +58,10 @@ export const SUCCESS_EXECUTION_STATUSES: readonly ExecutionStatus[] = [
   "cancelled",
 ];
 
+/** Where a signal or an order comes from (docs/bridge-protocol.md §10). */
+export const originSchema = z.enum(["signal", "snapshot", "sync"]);
+export type Origin = z.infer<typeof originSchema>;
+
 export const signalSchema = z.object({
   id: z.string(),
   masterAccountId: z.string().nullable(),
@@ -87,6 +91,10 @@ export const signalSchema = z.object({
    * (docs/bridge-protocol.md §5); these are the silent ones (a late report removes them). [] otherwise.
    */
   unconfirmedSlaveIds: z.array(z.string()).optional(),
+  /** `snapshot`: the server found this master position in a snapshot (opened while the master EA was disconnected); `signal` otherwise. */
+  origin: originSchema.optional(),
+  /** Netting master: 0 for the position's opening, 1, 2 … for each later addition to the same position (docs/bridge-protocol.md §10.4). */
+  leg: z.number().int().optional(),
 });
 export type Signal = z.infer<typeof signalSchema>;
 export const signalListSchema = z.array(signalSchema);
@@ -134,6 +142,12 @@ export const executionSchema = z.object({
   reasonCode: z.string().nullable().optional(),
   /** The volume was normalised with default symbol specs (step 0.01, min 0.01, max 100): the slave had not reported the symbol. */
   defaultSpec: z.boolean().optional(),
+  /**
+   * Where the order comes from: `signal` (a master event), `snapshot` (a master open or close the
+   * server found in a master snapshot: "from snapshot"), `sync` (a reconciliation repair, dry run
+   * then apply or autoSync).
+   */
+  origin: originSchema.optional(),
 });
 export type Execution = z.infer<typeof executionSchema>;
 export const executionListSchema = z.array(executionSchema);

@@ -101,6 +101,8 @@ export const snapshotPositionInputSchema = z.object({
   sl: optionalPrice,
   tp: optionalPrice,
   openTime: terminalTimeSchema(false).optional().nullable(),
+  /** The price the position would close at now (bid for BUY, ask for SELL); optional. Reconciliation uses it to keep a missing copy within the slave's deviation. */
+  currentPrice: optionalPrice,
   magic: magicSchema.optional().nullable(),
   // Broker/EA comments: control bytes replaced, never refused (the snapshot must go through).
   comment: terminalText(64).optional().nullable(),
@@ -164,6 +166,8 @@ const storedPositionSchema = z.object({
   sl: decimalStringSchema.nullable(),
   tp: decimalStringSchema.nullable(),
   openTime: z.number().int().nullable(),
+  /** Bid (BUY) / ask (SELL) when the snapshot was taken; absent in snapshots stored before it existed. */
+  currentPrice: decimalStringSchema.nullable().optional(),
   magic: z.string().nullable(),
   comment: z.string().nullable(),
 });

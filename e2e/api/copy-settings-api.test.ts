@@ -17,6 +17,7 @@ const defaultsFor = (slaveAccountId: string): CopySettings => ({
   minVolume: null,
   maxVolume: null,
   tooSmall: "use_min",
+  autoSync: "off",
   reverse: false,
   copyStopLoss: true,
   copyTakeProfit: true,
@@ -124,6 +125,7 @@ describe.each(databaseKinds())("copy settings API on %s", (kind) => {
     const expected: CopySettings = {
       slaveAccountId: s1,
       sizing: { mode: "risk_percent", fixedVolume: null, riskPercent: "1" },
+      autoSync: "off",
       minVolume: "0.05",
       maxVolume: "2.50",
       tooSmall: "skip",

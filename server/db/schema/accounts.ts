@@ -26,6 +26,8 @@ export const accounts = pgTable(
     leverage: integer("leverage"),
     marginMode: text("margin_mode"),
     brokerUtcOffsetSec: integer("broker_utc_offset_sec"),
+    /** Slave heartbeat `copyMagic`: the magic number the slave EA puts on its copies (reconciliation: orphans). */
+    copyMagic: text("copy_magic"),
     /** EA profile (retry, backoff, slip, whitelist, blacklist, hours, min equity, override). */
     settings: jsonb("settings").$type<Record<string, unknown>>(),
     /** Balance at the first heartbeat of the UTC day (kept; the daily loss stop now uses dayStartEquity). */

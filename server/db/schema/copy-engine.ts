@@ -33,10 +33,18 @@ export const signals = pgTable(
     openedAt: ts("opened_at").notNull(),
     createdAt: createdAt(),
     closedAt: ts("closed_at"),
+    /**
+     * Netting master (docs/bridge-protocol.md §10.4): 0 for the opening of a position, 1, 2 … for
+     * each addition to it (each leg is copied and closed, first in first out, like a position of
+     * its own); also a reversal's new side and a ticket reused after a close take the next leg.
+     */
+    leg: integer("leg").notNull().default(0),
+    /** `signal` (a master event) or `snapshot` (found in a master snapshot: "from snapshot"). */
+    origin: text("origin").notNull().default("signal"),
   },
   (t) => [
-    // A ticket identifies one live position; a replaced master may reuse old tickets later.
-    uniqueIndex("signals_tenant_active_ticket_key").on(t.tenantId, t.masterTicket).where(sql`${t.status} = 'active'`),
+    // A (ticket, leg) identifies one live leg; a replaced master may reuse old tickets later.
+    uniqueIndex("signals_tenant_active_ticket_key").on(t.tenantId, t.masterTicket, t.leg).where(sql`${t.status} = 'active'`),
     index("signals_tenant_status_idx").on(t.tenantId, t.status, t.createdAt),
     // The silence sweep (every 10 s, all tenants): active signals the master already closed.
     index("signals_active_master_closed_idx").on(t.masterClosedAt).where(sql`${t.status} = 'active' and ${t.masterClosedAt} is not null`),
@@ -97,6 +105,8 @@ export const executions = pgTable(
     reasonCode: text("reason_code"),
     /** The volume was normalised with default symbol specs (step 0.01, min 0.01, max 100): the slave had not reported its own. */
     defaultSpec: boolean("default_spec").notNull().default(false),
+    /** `signal` (a master event), `snapshot` (a master open or close found in a snapshot), `sync` (a reconciliation repair). */
+    origin: text("origin").notNull().default("signal"),
     /** Slave ticket acted on (modify/close) or created (open). */
     slaveTicket: text("slave_ticket"),
     fillPrice: numeric("fill_price"),

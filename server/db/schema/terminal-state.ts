@@ -1,6 +1,6 @@
 /** What terminals report about themselves: slave symbol specifications and account snapshots. */
 import { integer, jsonb, numeric, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
-import type { StoredSnapshotOrder, StoredSnapshotPosition } from "#contract";
+import type { SyncDifference, SyncPlan, StoredSnapshotOrder, StoredSnapshotPosition } from "#contract";
 import { tenantRef, ts } from "./columns.ts";
 import { accounts } from "./accounts.ts";
 
@@ -43,6 +43,29 @@ export const accountSnapshots = pgTable(
     receivedAt: ts("received_at").notNull(),
     positions: jsonb("positions").$type<StoredSnapshotPosition[]>().notNull(),
     orders: jsonb("orders").$type<StoredSnapshotOrder[]>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.accountId] })],
+);
+
+/**
+ * The last reconciliation of an account (contract/sync.ts): when it was checked, against which
+ * snapshot, the differences and the plan shown; `missingTickets` (masters) are the open signals the
+ * previous master snapshot did not show (a second snapshot without them closes them);
+ * `alertedIds` are the differences already alerted (missed_trade fires once per difference).
+ */
+export const syncStates = pgTable(
+  "sync_states",
+  {
+    tenantId: tenantRef(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    checkedAt: ts("checked_at").notNull(),
+    snapshotTs: ts("snapshot_ts"),
+    differences: jsonb("differences").$type<SyncDifference[]>().notNull(),
+    plan: jsonb("plan").$type<SyncPlan>().notNull(),
+    missingTickets: jsonb("missing_tickets").$type<string[]>().notNull().default([]),
+    alertedIds: jsonb("alerted_ids").$type<string[]>().notNull().default([]),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.accountId] })],
 );

@@ -24,6 +24,7 @@ export function toCopySettings(slaveAccountId: string, row: CopySettingsRow | nu
     signalLifetimeSeconds: v.signalLifetimeSeconds,
     closePositionsOnStop: v.closePositionsOnStop,
     dailyProfitTargetPct: v.dailyProfitTargetPct,
+    autoSync: v.autoSync,
     saved: row !== null,
     updatedAt: row ? row.updatedAt.toISOString() : null,
   };
