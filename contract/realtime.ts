@@ -5,6 +5,7 @@
 import type { Account } from "./accounts.ts";
 import type { AuditLog } from "./audit.ts";
 import type { Execution, Signal } from "./signals.ts";
+import type { SyncSummary } from "./sync.ts";
 import { z } from "zod";
 import { text } from "./common.ts";
 
@@ -19,6 +20,8 @@ export type ServerMessage =
   | { type: "audit_log"; data: AuditLog }
   /** The organisation's state changed (Pause All, PANIC STOP, Resume copying). */
   | { type: "tenant_updated"; data: { copyPaused: boolean } }
+  /** An account's reconciliation was recomputed (snapshot, sync, settings change): refetch GET /api/sync and its status. */
+  | { type: "sync_updated"; data: SyncSummary }
   | { type: "heartbeat"; data: { ts: number } }
   | { type: "connected"; data: { tenantId: string } };
 
