@@ -21,6 +21,7 @@ export const VERDICT_LABELS = {
   pending_skipped: "Pending orders not copied",
   reverse_unsupported: "Order cannot be reversed",
   expired: "Signal expired",
+  opened_while_disconnected: "Opened while disconnected, not copied",
   outside_hours: "Outside trading hours",
   symbol_not_whitelisted: "Symbol not in whitelist",
   symbol_blacklisted: "Symbol blacklisted",

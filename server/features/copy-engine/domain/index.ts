@@ -1,7 +1,8 @@
 /**
  * The copy engine's pure decision core (docs/architecture.md "Copy engine"): plan an open, plan a
  * follow-up, size and normalise volumes, filter, apply a report to a copy's link, decide when a
- * signal ends (complete, or its slaves silent past the confirmation timeout). No I/O: time, state
+ * signal ends (complete, or its slaves silent past the confirmation timeout), reconcile a snapshot
+ * with the engine's state, and turn MT5 netting deals into events and orders. No I/O: time, state
  * and settings come in as arguments.
  */
 export * from "./types.ts";
@@ -13,4 +14,21 @@ export { planFollow, type FollowOrder, type FollowPlan } from "./plan-follow.ts"
 export { linkAfterReport, closeAllLinks, type CopyLink, type LinkOrder, type LinkReport, type LinkChange, type CloseAllPlan } from "./copy-state.ts";
 export { isSignalComplete, signalEnd, CONFIRM_TIMEOUT_MS, type CompletionFacts, type EndingFacts, type SignalEnd } from "./completion.ts";
 export { slippagePoints, opposite } from "./slippage.ts";
-export { copyComment } from "./copy-comment.ts";
+export { copyComment, parseCopyComment } from "./copy-comment.ts";
+export { nettingEvents, splitCloseFifo, nettingOrderToTarget, type NetPosition, type NettingEvent, type Leg, type LegClose } from "./netting.ts";
+export {
+  reconcileMaster,
+  reconcileSlave,
+  autoSyncOrders,
+  planDigestText,
+  type BookPosition,
+  type BookOrder,
+  type LiveSignal,
+  type MasterReconcileInput,
+  type MasterAction,
+  type MasterReconcileResult,
+  type ExpectedCopy,
+  type SlavePositionInBook,
+  type SlaveReconcileInput,
+  type SlaveReconcileResult,
+} from "./reconcile.ts";

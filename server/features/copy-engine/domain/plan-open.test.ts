@@ -278,3 +278,42 @@ describe("planOpen: copy settings", () => {
     expect(plan({ ...sells, closeOnly: null, limit: limit() }, { ...old, eventTimeMs: NOW })).toMatchObject({ code: "volume_too_small" });
   });
 });
+
+describe("planOpen: an open found in a master snapshot (issue 14, missed open)", () => {
+  it.each<[string, MasterOpen["origin"], number, OpenPlan | { kind: "order" }]>([
+    [
+      "snapshot open older than the lifetime: opened while disconnected, not copied",
+      "snapshot",
+      95_000,
+      {
+        kind: "reject",
+        code: "opened_while_disconnected",
+        reason: "Opened while the master was disconnected (95 s before it was seen), not copied: older than the 60 s signal lifetime",
+        symbol: "EURUSD",
+        volume: "1.00",
+      },
+    ],
+    ["snapshot open within the lifetime is copied", "snapshot", 30_000, { kind: "order" }],
+    ["snapshot open exactly at the lifetime is still copied", "snapshot", 60_000, { kind: "order" }],
+    [
+      "a live signal as old keeps the expired verdict",
+      "signal",
+      95_000,
+      { kind: "reject", code: "expired", reason: "Signal is 95 s old, older than the 60 s signal lifetime", symbol: "EURUSD", volume: "1.00" },
+    ],
+    [
+      "no origin is a live signal",
+      undefined,
+      95_000,
+      { kind: "reject", code: "expired", reason: "Signal is 95 s old, older than the 60 s signal lifetime", symbol: "EURUSD", volume: "1.00" },
+    ],
+  ])("%s", (_name, origin, ageMs, expected) => {
+    const event = open({ eventTimeMs: NOW - ageMs, ...(origin === undefined ? {} : { origin }) });
+    expect(plan(slave(), event)).toMatchObject(expected);
+  });
+
+  it("a snapshot open is still filtered before its age is judged", () => {
+    const event = open({ eventTimeMs: NOW - 95_000, origin: "snapshot" });
+    expect(plan(slave({ settings: settings({ allowedSides: "sell" }) }), event)).toMatchObject({ kind: "skip", code: "side_filtered" });
+  });
+});

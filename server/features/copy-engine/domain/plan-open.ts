@@ -17,7 +17,8 @@ import { normaliseVolume } from "./volume.ts";
  *    `side_filtered`, magic include/exclude `magic_filtered`, `skipPendingOrders` on a
  *    PENDING_OPEN `pending_skipped`; `reverse` on a STOP_LIMIT → reject `reverse_unsupported`;
  * 4. older than `signalLifetimeSeconds` (age > lifetime; exactly the lifetime is still copied)
- *    → reject `expired`;
+ *    → reject `expired`; an open found in a master snapshot (`origin: "snapshot"`, issue 14)
+ *    → reject `opened_while_disconnected` (its age: from its open time to now);
  * 5. slave in close-only (protection) → reject `close_only` with protection's reason as is;
  * 6. risk limit present and enabled: symbol whitelist, blacklist, trading hours (slave broker
  *    time), max positions → reject;
@@ -66,6 +67,12 @@ export function planOpen(event: MasterOpen, master: MasterState, slave: SlaveSta
 
   const lifetimeMs = settings.signalLifetimeSeconds * 1000;
   const ageMs = ctx.nowMs - event.eventTimeMs;
+  if (ageMs > lifetimeMs && event.origin === "snapshot") {
+    return reject(
+      "opened_while_disconnected",
+      `Opened while the master was disconnected (${Math.floor(ageMs / 1000)} s before it was seen), not copied: older than the ${settings.signalLifetimeSeconds} s signal lifetime`,
+    );
+  }
   if (ageMs > lifetimeMs) {
     return reject("expired", `Signal is ${Math.floor(ageMs / 1000)} s old, older than the ${settings.signalLifetimeSeconds} s signal lifetime`);
   }

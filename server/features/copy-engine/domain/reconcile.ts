@@ -4,194 +4,81 @@
  * No I/O: the store loads these shapes (server/features/sync/), these functions decide.
  *
  * Units: volumes in lots, prices as quoted, decimal strings (big.js); times unix ms; deviations
- * in points of the slave symbol.
- *
- * STATUS: signatures fixed by the coordinator; bodies are implemented in this file by the
- * domain-core engineer. Keep every exported name and shape.
+ * in points of the slave symbol. The shapes live in reconcile-types.ts (re-exported here), the
+ * rules in reconcile-master.ts, reconcile-slave.ts and reconcile-netting.ts.
  */
-import type { AutoSync, OrderType, Side, SyncDifference, SyncOrder, SyncSkip } from "#contract";
-import type { Decimal, SymbolVolumeSpec } from "./types.ts";
+import type { AutoSync, SyncDifference, SyncOrder } from "#contract";
+import { compareText } from "./reconcile-common.ts";
+import { reconcileMasterRules } from "./reconcile-master.ts";
+import { reconcileSlaveRules } from "./reconcile-slave.ts";
+import type { MasterReconcileInput, MasterReconcileResult, SlaveReconcileInput, SlaveReconcileResult } from "./reconcile-types.ts";
 
-// ---------------------------------------------------------------- master side
-
-/** A master position as its snapshot shows it. `openTimeMs`: null when the EA did not send it. */
-export interface BookPosition {
-  ticket: string;
-  symbol: string;
-  side: Side;
-  volume: Decimal;
-  openPrice: Decimal;
-  sl: Decimal | null;
-  tp: Decimal | null;
-  openTimeMs: number | null;
-  /** Bid (BUY) / ask (SELL) at the snapshot; null when not sent. */
-  currentPrice: Decimal | null;
-  magic: string | null;
-  comment: string | null;
-}
-
-/** A pending order as its snapshot shows it. */
-export interface BookOrder {
-  ticket: string;
-  symbol: string;
-  side: Side;
-  orderType: Exclude<OrderType, "MARKET">;
-  volume: Decimal;
-  price: Decimal;
-  stopLimitPrice: Decimal | null;
-  sl: Decimal | null;
-  tp: Decimal | null;
-  setupTimeMs: number | null;
-  magic: string | null;
-  comment: string | null;
-}
-
-/** An active signal the master has not closed (one per leg on a netting master). */
-export interface LiveSignal {
-  id: string;
-  ticket: string;
-  /** 0 = the opening; netting additions 1, 2 … (copy-engine domain/netting.ts). */
-  leg: number;
-  symbol: string;
-  side: Side;
-  orderType: OrderType;
-  /** Master lots still open. */
-  volume: Decimal;
-  price: Decimal;
-  sl: Decimal | null;
-  tp: Decimal | null;
-  openedAtMs: number;
-}
-
-export interface MasterReconcileInput {
-  snapshotTsMs: number;
-  positions: BookPosition[];
-  orders: BookOrder[];
-  /** Active signals with the master close not yet applied. */
-  signals: LiveSignal[];
-  /** Tickets the PREVIOUS master snapshot already did not show (sync_states.missing_tickets). */
-  previouslyMissing: string[];
-  /** The master's margin mode is netting: a position whose volume grew is an addition (a new leg). */
-  netting: boolean;
-}
+export type {
+  BookPosition,
+  BookOrder,
+  LiveSignal,
+  MasterReconcileInput,
+  MasterAction,
+  MasterReconcileResult,
+  ExpectedCopy,
+  SlavePositionInBook,
+  SlaveReconcileInput,
+  SlaveReconcileResult,
+} from "./reconcile-types.ts";
 
 /**
- * What the server does for a master snapshot; each action goes through the copy engine as the
- * master event it stands for, marked `origin: "snapshot"` ("from snapshot" on Live Trades).
- * - `open`: a master position / pending order with no signal (missed open). Its event time is
- *   the position's open time (setup time for a pending order; the snapshot time when absent), so
- *   the open path's lifetime check decides, per slave, copied or "opened while disconnected".
- * - `add`: netting master, the position holds more lots than its live legs: a new leg of `volume`.
- * - `close`: a signal two consecutive snapshots no longer show (`volume` null = all of it), or a
- *   position holding fewer lots than its live legs (`volume` = the lots missing; partial close).
- * - `cancel`: a pending signal two consecutive snapshots no longer show (neither as an order nor
- *   as a position of the same ticket).
- * - `modify`: the position's SL/TP differ from the signal's.
+ * Compares a master snapshot with the live signals (see MasterAction for what each action means).
+ * - Positions match live signals by ticket; a netting ticket's legs are compared as one position:
+ *   the SUM of the lots of the legs on the side of its oldest leg. A pending signal whose ticket
+ *   now shows as a position triggered: a match, compared as that position.
+ * - A position / pending order without any live signal → `open` (missed_open), event time = its
+ *   open / setup time, else the snapshot time.
+ * - A live ticket shown neither as a position nor as an order → missed_close; the ticket is in
+ *   `missing`; when `previouslyMissing` already had it (two snapshots in a row) → `close` (volume
+ *   and price null) for a position, `cancel` for a pending order.
+ * - Fewer lots than the legs → `close` of the difference (price: the current price, or null).
+ *   More lots: netting → `add` of the extra lots at the current price (else the open price, an
+ *   average), event time = the snapshot time (when the deal happened is not in the snapshot);
+ *   hedging → nothing (a hedging position never grows).
+ * - Netting, the position on the other side than its legs (a reversal while disconnected) →
+ *   `close` (volume null, price = the position's open price: the reversing deal's) and `open` of
+ *   the new side. Hedging: a side change is impossible and ignored.
+ * - SL/TP differ from any leg's (none = 0) → `modify` to the snapshot's (sltp_mismatch).
+ * Difference ids `<kind>:<ticket>:-`. Order: closes/cancels, modifies, adds, then opens oldest
+ * first (ties by ticket). A pending order that is still pending is a match (its price changes
+ * are not reconciled).
  */
-export type MasterAction =
-  | {
-      kind: "open";
-      type: "OPEN" | "PENDING_OPEN";
-      ticket: string;
-      symbol: string;
-      side: Side;
-      orderType: OrderType;
-      volume: Decimal;
-      price: Decimal;
-      stopLimitPrice: Decimal | null;
-      sl: Decimal | null;
-      tp: Decimal | null;
-      magic: string | null;
-      eventTimeMs: number;
-    }
-  | { kind: "add"; ticket: string; symbol: string; side: Side; volume: Decimal; price: Decimal; sl: Decimal | null; tp: Decimal | null; magic: string | null; eventTimeMs: number }
-  | { kind: "close"; ticket: string; volume: Decimal | null; price: Decimal | null }
-  | { kind: "cancel"; ticket: string }
-  | { kind: "modify"; ticket: string; sl: Decimal | null; tp: Decimal | null };
-
-export interface MasterReconcileResult {
-  actions: MasterAction[];
-  /** What the comparison found (missed_open, missed_close — the latter also while waiting for the second snapshot). */
-  differences: SyncDifference[];
-  /** Tickets of live signals this snapshot does not show (to store for the next comparison). */
-  missing: string[];
-}
-
-/** Compares a master snapshot with the live signals. Pure; see MasterAction for the rules. */
 export function reconcileMaster(input: MasterReconcileInput): MasterReconcileResult {
-  void input;
-  throw new Error("reconcileMaster: not implemented yet");
-}
-
-// ---------------------------------------------------------------- slave side
-
-/** What a slave should hold for one live master signal, as the copy settings give it NOW. */
-export interface ExpectedCopy {
-  signalId: string;
-  masterTicket: string;
-  leg: number;
-  masterSymbol: string;
-  masterSide: Side;
-  orderType: OrderType;
-  /** Master lots still open. */
-  masterVolume: Decimal;
-  masterPrice: Decimal;
-  /** The master position's current price (its snapshot's currentPrice), null when unknown. */
-  masterCurrentPrice: Decimal | null;
-  /**
-   * The copy the slave should hold (domain planOpen with the master's open volume, lifetime and
-   * pause ignored), or null when the slave does not copy this signal (filtered, disabled mapping…).
-   */
-  expected: { symbol: string; side: Side; volume: Decimal; sl: Decimal | null; tp: Decimal | null } | null;
-  /** The slave's open link for this signal (slave ticket null while the open is unreported), or null. */
-  link: { slaveTicket: string | null; volume: Decimal } | null;
-  /** An opening order for this signal is still pending on this slave (not reported): nothing to repair yet. */
-  openInFlight: boolean;
-  spec: SymbolVolumeSpec;
-  /** Slave symbol point (price units per point), null when its spec was never reported. */
-  point: Decimal | null;
-}
-
-export interface SlavePositionInBook extends BookPosition {}
-
-export interface SlaveReconcileInput {
-  nowMs: number;
-  positions: SlavePositionInBook[];
-  /** The slave EA's copy magic (heartbeat copyMagic); null = unknown → copies recognised by their `cb:` comment only. */
-  copyMagic: string | null;
-  /** The slave's margin mode is netting: one position per symbol, compared by net volume. */
-  netting: boolean;
-  copies: ExpectedCopy[];
-  /** Slave tickets with a close still pending on the slave (not an orphan yet). */
-  closingTickets: string[];
-  /** Deviation for opening a missing copy (points); null = none configured (then 0: only at the master's open price or better). */
-  maxDeviationPts: number | null;
-}
-
-export interface SlaveReconcileResult {
-  differences: SyncDifference[];
-  /** The full repair plan (dry run shows it; Apply queues it). */
-  orders: SyncOrder[];
-  skipped: SyncSkip[];
+  return reconcileMasterRules(input);
 }
 
 /**
  * Compares a slave snapshot with its copies. A position is a copy when its magic is `copyMagic`
  * (or, copyMagic unknown, its comment starts with `cb:`); anything else is the user's own and is
  * never touched. Kinds: missing_copy, orphan, volume_mismatch (beyond one volume step),
- * sltp_mismatch (at the symbol's point). Plan:
+ * sltp_mismatch (half a point or more, at the symbol's point; none = 0). Plan:
  * - missing_copy → OPEN the expected copy at the master's open price, only when the master's
- *   current price is within `maxDeviationPts` of its open price (skipped with the reason otherwise,
- *   or when the current price is unknown);
- * - orphan → CLOSE it (full);
- * - volume_mismatch → hedging: excess → CLOSE the excess (partial); shortfall → CLOSE the copy and
- *   OPEN the expected volume (same deviation rule; nothing when the open is not allowed);
- *   netting (per symbol, net of every copy on it): one order moving the position to the target;
- * - sltp_mismatch → MODIFY to the expected SL/TP.
+ *   current price is within `maxDeviationPts` (null = 0) points of its open price (the point:
+ *   the copy's `point`, else the last decimal the prices are written with); skipped with the
+ *   reason otherwise, or when the current price is unknown. Not while `openInFlight`.
+ * - orphan (a copy position no live copy claims: matched by the link's slave ticket first, then
+ *   by its comment `cb:<ticket>` / `cb:<ticket>/<leg>`; not one in `closingTickets`) → CLOSE it
+ *   (full: its volume);
+ * - volume_mismatch → hedging: excess → CLOSE the excess rounded down to the step (partial);
+ *   shortfall → CLOSE the copy and OPEN the expected volume (same deviation rule; neither order
+ *   when the open is not allowed, the skip says why);
+ *   netting (per slave symbol, net of every copy on it, BUY +, SELL −): one order from
+ *   nettingOrderToTarget — a reduction is a CLOSE of the position's ticket attributed to the
+ *   newest copy, anything else an OPEN (deviation rule) carrying the price and SL/TP of, and
+ *   attributed to, the newest copy on the target's side; the difference is missing_copy when
+ *   nothing is held, orphan when the target is flat;
+ * - sltp_mismatch → MODIFY to the expected SL/TP (not on a copy being closed and reopened).
+ * A copy the slave does not copy now (`expected` null) is left alone whatever it holds; a copy
+ * whose position has a close in flight is judged after the report. Output in a canonical order
+ * (differences by kind then tickets; orders CLOSE, MODIFY, OPEN).
  */
 export function reconcileSlave(input: SlaveReconcileInput): SlaveReconcileResult {
-  void input;
-  throw new Error("reconcileSlave: not implemented yet");
+  return reconcileSlaveRules(input);
 }
 
 /**
@@ -199,18 +86,43 @@ export function reconcileSlave(input: SlaveReconcileInput): SlaveReconcileResult
  * CLOSE orders; `full` every order.
  */
 export function autoSyncOrders(plan: SyncOrder[], differences: SyncDifference[], autoSync: AutoSync): SyncOrder[] {
-  void plan;
-  void differences;
-  void autoSync;
-  throw new Error("autoSyncOrders: not implemented yet");
+  switch (autoSync) {
+    case "off":
+      return [];
+    case "full":
+      return [...plan];
+    case "close_orphans": {
+      const orphans = new Set(differences.filter((d) => d.kind === "orphan").map((d) => d.id));
+      return plan.filter((o) => o.action === "CLOSE" && orphans.has(o.differenceId));
+    }
+  }
 }
+
+/** Every order field in a fixed order: a plan read back from jsonb (keys reordered) digests the same. */
+const canonical = (o: SyncOrder): unknown[] => [
+  o.differenceId,
+  o.action,
+  o.masterTicket,
+  o.slaveTicket,
+  o.symbol,
+  o.side,
+  o.volume,
+  o.price,
+  o.sl,
+  o.tp,
+  o.maxDeviationPts,
+  o.reason,
+];
 
 /**
  * The text a plan id is a digest of (the store hashes it): the snapshot time and every order,
  * in a canonical order, so the same snapshot and state give the same id.
  */
 export function planDigestText(snapshotTsMs: number, orders: SyncOrder[]): string {
-  void snapshotTsMs;
-  void orders;
-  throw new Error("planDigestText: not implemented yet");
+  const rows = orders.map(canonical).sort((a, b) => {
+    const x = JSON.stringify(a);
+    const y = JSON.stringify(b);
+    return compareText(String(a[0]), String(b[0])) || compareText(String(a[1]), String(b[1])) || compareText(x, y);
+  });
+  return JSON.stringify([snapshotTsMs, rows]);
 }

@@ -96,6 +96,12 @@ export interface MasterOpen {
   magic: string | null;
   /** The master's event time (wire `ts`), unix ms. */
   eventTimeMs: number;
+  /**
+   * Where the open came from: a live master event (`signal`, the default) or a master snapshot
+   * showing a position the server had no signal for (`snapshot`, reconcile.ts). A snapshot open
+   * older than the lifetime is rejected `opened_while_disconnected` instead of `expired`.
+   */
+  origin?: "signal" | "snapshot";
 }
 
 /** Why a copy was not made: a stable code (stored in executions.reason_code) and a readable text. */
@@ -108,6 +114,7 @@ export type VerdictCode =
   | "pending_skipped"
   | "reverse_unsupported"
   | "expired"
+  | "opened_while_disconnected"
   | "outside_hours"
   | "symbol_not_whitelisted"
   | "symbol_blacklisted"
