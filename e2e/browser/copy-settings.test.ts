@@ -101,6 +101,8 @@ describe.each(databaseKinds())("Copy Settings card on %s", (kind) => {
       signalLifetimeSeconds: 30,
       closePositionsOnStop: false,
       dailyProfitTargetPct: null,
+      // Issue 14: Auto sync is saved with the card (left at its default here; sync.test.ts changes it).
+      autoSync: "off",
     };
     expect(calls.of("PUT", `/api/copy-settings/${t.alphaId}`, beforeSave).map((c) => c.body)).toEqual([expected]);
     expect(await settingsOf(t.api, t.alphaId)).toMatchObject({ ...expected, saved: true });
@@ -156,6 +158,7 @@ interface CardValues {
   signalLifetime: string;
   profitTarget: string;
   closeOnStop: boolean;
+  autoSync: string;
 }
 
 const DEFAULTS: CardValues = {
@@ -175,6 +178,7 @@ const DEFAULTS: CardValues = {
   signalLifetime: "60",
   profitTarget: "",
   closeOnStop: false,
+  autoSync: "Off — show differences only",
 };
 
 /** What the visible Copy Settings card shows (null for an input the sizing mode hides). */
@@ -200,5 +204,6 @@ async function cardValues(page: Page): Promise<CardValues> {
     signalLifetime: await input("input-signal-lifetime"),
     profitTarget: await input("input-profit-target"),
     closeOnStop: await checked("switch-close-on-stop"),
+    autoSync: await textOf(card.getByTestId("select-auto-sync")),
   };
 }

@@ -2,6 +2,7 @@ import type { Account } from "#contract";
 import { Check, ChevronDown, Search } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { CloseOnlyBadge } from "@/components/close-only-badge";
+import { SyncStatusBadge } from "@/components/sync/sync-status-badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
@@ -74,13 +75,15 @@ export interface SlaveTabsProps {
   /** Content of the selected tab. */
   children: ReactNode;
   className?: string;
+  /** Show each slave's sync status (issue 14) in its tab (Live Trades). */
+  syncStatus?: boolean;
 }
 
 /**
  * Test ids: `tab-all`, `tab-slave-<id>`; overflow picker `button-more-slaves`,
  * `input-search-slaves`, `option-slave-<id>`.
  */
-export function SlaveTabs({ slaves, value, onValueChange, children, className }: SlaveTabsProps) {
+export function SlaveTabs({ slaves, value, onValueChange, children, className, syncStatus = false }: SlaveTabsProps) {
   const { tabs, overflow } = splitSlaveTabs(slaves, value);
   return (
     <Tabs value={value} onValueChange={onValueChange} className={className}>
@@ -93,6 +96,7 @@ export function SlaveTabs({ slaves, value, onValueChange, children, className }:
             <TabsTrigger key={slave.id} value={slave.id} data-testid={`tab-slave-${slave.id}`} title={slaveTabLabel(slave)}>
               <span className="max-w-40 truncate">{slaveTabLabel(slave)}</span>
               <CloseOnlyBadge account={slave} />
+              {syncStatus ? <SyncStatusBadge accountId={slave.id} compact /> : null}
             </TabsTrigger>
           ))}
         </TabsList>

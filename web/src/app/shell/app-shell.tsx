@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
 import { useCopyPauseLiveSync } from "@/lib/copy-pause";
+import { useSyncLiveUpdates } from "@/lib/sync/sync-queries";
 import { DESKTOP_QUERY, useMediaQuery } from "@/lib/use-media-query";
 import { Brand } from "@/components/brand";
 import { Sidebar } from "./sidebar";
@@ -21,6 +22,8 @@ export function AppShell() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   // The organisation's copy pause (sidebar badge, Overview banner) follows tenant_updated.
   useCopyPauseLiveSync();
+  // Sync status of cards and tabs (issue 14) follows sync_updated.
+  useSyncLiveUpdates();
 
   return (
     <div className="flex h-dvh overflow-hidden">

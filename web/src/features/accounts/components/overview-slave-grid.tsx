@@ -2,6 +2,7 @@ import type { Account } from "#contract";
 import { AccountStatusBadge } from "@/components/account-status-badge";
 import { CloseOnlyBadge } from "@/components/close-only-badge";
 import { DetailRow } from "@/components/detail-row";
+import { SyncStatusBadge } from "@/components/sync/sync-status-badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { useSlaveAccounts } from "@/lib/account-queries";
@@ -9,7 +10,8 @@ import { formatRelativeTime, formatUsd } from "@/lib/format";
 
 /**
  * §2 Overview slave grid: one compact card per slave; 'No slave accounts configured' when none.
- * A close-only slave shows the Close-only badge (reason in its title) under its status.
+ * A close-only slave shows the Close-only badge (reason in its title) under its status, and every
+ * slave its sync status (issue 14).
  */
 export function OverviewSlaveGrid({ now }: { now: number }) {
   const { slaves, isLoading } = useSlaveAccounts();
@@ -48,6 +50,7 @@ function OverviewSlaveCard({ slave, index, now }: { slave: Account; index: numbe
         <div className="flex flex-col items-end gap-1">
           <AccountStatusBadge status={slave.status} testId={`status-slave-${slave.id}`} />
           <CloseOnlyBadge account={slave} now={now} />
+          <SyncStatusBadge accountId={slave.id} />
         </div>
       </CardHeader>
       <CardContent>

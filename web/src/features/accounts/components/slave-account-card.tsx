@@ -4,6 +4,8 @@ import type { ReactNode } from "react";
 import { AccountStatusBadge } from "@/components/account-status-badge";
 import { CloseOnlyBadge } from "@/components/close-only-badge";
 import { ConfirmDialog } from "@/components/confirm-dialog";
+import { SyncButton } from "@/components/sync/sync-panel";
+import { SyncStatusBadge } from "@/components/sync/sync-status-badge";
 import { DetailRow } from "@/components/detail-row";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -36,7 +38,8 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
  * §2 /slaves card: title, broker, status badge, Edit / Disable|Enable / Delete, and the four
  * sections Account Details, Account Balance, Connection and Settings. A close-only slave (issue 12
  * protection) also shows the Close-only badge with its Resume button beside the status, and the
- * reason under the title.
+ * reason under the title. Issue 14: the sync status badge beside them and a "Sync" button opening
+ * the differences panel (Dry run / Apply).
  */
 export function SlaveAccountCard({ account, index, now, onEdit, onToggleStatus, onDelete, toggling }: SlaveAccountCardProps) {
   const id = account.id;
@@ -54,9 +57,11 @@ export function SlaveAccountCard({ account, index, now, onEdit, onToggleStatus, 
           <div className="flex shrink-0 items-center gap-2">
             <AccountStatusBadge status={account.status} testId={`status-slave-${id}`} />
             <CloseOnlyBadge account={account} now={now} onResume={() => resume.mutate(account)} resuming={resume.isPending} />
+            <SyncStatusBadge accountId={id} />
           </div>
         </div>
         <div className="flex flex-wrap gap-2">
+          <SyncButton account={account} />
           <Button variant="outline" size="sm" onClick={() => onEdit(account)} data-testid={`button-edit-slave-${id}`}>
             <Pencil />
             Edit

@@ -1,6 +1,8 @@
-import { COPY_SETTINGS_DEFAULTS, COPY_SETTINGS_MESSAGES, type CopySettings, copySettingsRequestSchema } from "#contract";
+import { COPY_SETTINGS_DEFAULTS, COPY_SETTINGS_MESSAGES, type CopySettings, autoSyncSchema, copySettingsRequestSchema } from "#contract";
 import { describe, expect, it } from "vitest";
 import {
+  AUTO_SYNC_HELP,
+  AUTO_SYNC_LABELS,
   type CopySettingsFormValues,
   defaultCopySettingsForm,
   errorsFromIssues,
@@ -35,6 +37,7 @@ describe("defaults", () => {
       signalLifetimeSeconds: "60",
       dailyProfitTargetPct: "",
       closePositionsOnStop: false,
+      autoSync: "off",
     });
   });
 
@@ -61,6 +64,7 @@ describe("toCopySettingsRequest (form → PUT body)", () => {
         signalLifetimeSeconds: "30",
         dailyProfitTargetPct: "2",
         closePositionsOnStop: true,
+        autoSync: "close_orphans",
       }),
     );
     expect(body).toEqual({
@@ -77,6 +81,7 @@ describe("toCopySettingsRequest (form → PUT body)", () => {
       signalLifetimeSeconds: 30,
       closePositionsOnStop: true,
       dailyProfitTargetPct: "2",
+      autoSync: "close_orphans",
     });
     expect(copySettingsRequestSchema.safeParse(body).success).toBe(true);
   });
@@ -110,11 +115,12 @@ describe("formFromSettings (GET → form) round-trips", () => {
       signalLifetimeSeconds: 15,
       closePositionsOnStop: false,
       dailyProfitTargetPct: "3.5",
+      autoSync: "full",
       saved: true,
       updatedAt: "2026-11-23T10:00:00.000Z",
     };
     const f = formFromSettings(saved);
-    expect(f).toMatchObject({ fixedVolume: "0.35", minVolume: "0.1", maxVolume: "", magicInclude: "100-200, 7", signalLifetimeSeconds: "15", dailyProfitTargetPct: "3.5" });
+    expect(f).toMatchObject({ fixedVolume: "0.35", minVolume: "0.1", maxVolume: "", magicInclude: "100-200, 7", signalLifetimeSeconds: "15", dailyProfitTargetPct: "3.5", autoSync: "full" });
     const { slaveAccountId: _id, saved: _saved, updatedAt: _at, ...values } = saved;
     expect(validateCopySettingsForm(f)).toEqual({ ok: true, values });
   });
@@ -165,5 +171,20 @@ describe("issue paths → form fields (server 400s land on the right input)", ()
         { path: ["magic", "include", 0], message: M.magic },
       ]),
     ).toEqual({ maxVolume: "Must be a decimal number", magicInclude: M.magic });
+  });
+});
+
+describe("Auto sync (issue 14)", () => {
+  it("labels every setting with a one-line help, in the contract's order", () => {
+    expect(Object.keys(AUTO_SYNC_LABELS)).toEqual(autoSyncSchema.options);
+    expect(AUTO_SYNC_LABELS).toEqual({ off: "Off — show differences only", close_orphans: "Close orphans", full: "Full repair" });
+    for (const value of autoSyncSchema.options) expect(AUTO_SYNC_HELP[value]).toMatch(/^[A-Z][^\n]+$/);
+  });
+
+  it("is sent with the rest of the card and validated by the contract", () => {
+    for (const value of autoSyncSchema.options) {
+      const result = validateCopySettingsForm(form({ autoSync: value }));
+      expect(result).toEqual({ ok: true, values: { ...COPY_SETTINGS_DEFAULTS, autoSync: value } });
+    }
   });
 });

@@ -6,6 +6,7 @@
  */
 import {
   type AllowedSides,
+  type AutoSync,
   COPY_SETTINGS_DEFAULTS,
   type CopySettings,
   type CopySettingsInput,
@@ -40,6 +41,8 @@ export interface CopySettingsFormValues {
   /** Percent; blank = no target. */
   dailyProfitTargetPct: string;
   closePositionsOnStop: boolean;
+  /** Reconciliation (issue 14): what the server repairs by itself. */
+  autoSync: AutoSync;
 }
 
 export type CopySettingsField = keyof CopySettingsFormValues;
@@ -56,6 +59,20 @@ export const SIZING_MODE_LABELS: Record<SizingMode, string> = {
 export const TOO_SMALL_LABELS: Record<TooSmall, string> = { skip: "Skip the copy", use_min: "Use the minimum" };
 
 export const ALLOWED_SIDES_LABELS: Record<AllowedSides, string> = { both: "Both", buy: "Buy only", sell: "Sell only" };
+
+/** Labels of the Auto sync select (issue 14). */
+export const AUTO_SYNC_LABELS: Record<AutoSync, string> = {
+  off: "Off — show differences only",
+  close_orphans: "Close orphans",
+  full: "Full repair",
+};
+
+/** One line under the Auto sync select saying what the chosen setting does. */
+export const AUTO_SYNC_HELP: Record<AutoSync, string> = {
+  off: "Differences are shown and alerted; nothing is sent until you apply a plan",
+  close_orphans: "Copies whose master position is closed or unknown are closed by themselves; other differences wait for you",
+  full: "Every difference is repaired by itself: missing copies (within the deviation), orphans, volumes and SL/TP",
+};
 
 const text = (v: string | null) => v ?? "";
 
@@ -78,6 +95,7 @@ export function formFromSettings(s: CopySettingsValues | CopySettings): CopySett
     signalLifetimeSeconds: String(s.signalLifetimeSeconds),
     dailyProfitTargetPct: text(s.dailyProfitTargetPct),
     closePositionsOnStop: s.closePositionsOnStop,
+    autoSync: s.autoSync,
   };
 }
 
@@ -126,6 +144,7 @@ export function toCopySettingsRequest(f: CopySettingsFormValues): CopySettingsIn
     signalLifetimeSeconds: lifetimeOf(f.signalLifetimeSeconds),
     closePositionsOnStop: f.closePositionsOnStop,
     dailyProfitTargetPct: decimalOrNull(f.dailyProfitTargetPct),
+    autoSync: f.autoSync,
   };
 }
 

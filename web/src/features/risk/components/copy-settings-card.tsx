@@ -9,6 +9,8 @@ import { Spinner } from "@/components/ui/spinner";
 import { fieldIssuesFrom } from "@/lib/api-client";
 import {
   ALLOWED_SIDES_LABELS,
+  AUTO_SYNC_HELP,
+  AUTO_SYNC_LABELS,
   type CopySettingsFormValues,
   SIZING_MODE_LABELS,
   TOO_SMALL_LABELS,
@@ -23,7 +25,8 @@ const VOLUME_HINT = "Lots; every volume is rounded down to the slave symbol's vo
 
 /**
  * Issue 12 'Copy Settings' card of one slave's Risk Controls tab (an addition to the spec's three
- * cards): sizing, volume bounds, direction, filters, signal lifetime and protection. Loads the
+ * cards): sizing, volume bounds, direction, filters, signal lifetime, protection and (issue 14)
+ * Auto sync, what reconciliation repairs by itself. Loads the
  * slave's saved settings (defaults until saved) and never shows defaults in place of settings that
  * failed to load, since saving them would overwrite the real ones.
  */
@@ -68,6 +71,7 @@ function CopySettingsForm({ accountId, settings }: { accountId: string; settings
   });
   const save = useSaveCopySettings();
   const mode = form.watch("sizingMode");
+  const autoSync = form.watch("autoSync");
   const { register, control } = form;
   const errors = form.formState.errors;
   const text = { accountId, register, errors };
@@ -166,6 +170,14 @@ function CopySettingsForm({ accountId, settings }: { accountId: string; settings
             label="Close positions when protection stops the slave"
             description="When the slave goes close-only, also close its copied positions"
             testId="switch-close-on-stop"
+          />
+          <CopySettingsSelectField
+            {...choice}
+            name="autoSync"
+            label="Auto sync"
+            options={AUTO_SYNC_LABELS}
+            hint={<span data-testid="text-auto-sync-help">{AUTO_SYNC_HELP[autoSync]}</span>}
+            testId="select-auto-sync"
           />
         </section>
       </div>

@@ -56,10 +56,12 @@ export interface CopySettingsSelectFieldProps<N extends FieldsOf<string>> {
   errors: FieldErrors<Form>;
   testId: string;
   disabled?: boolean;
+  /** One line under the select (e.g. what the chosen option does). */
+  hint?: ReactNode;
 }
 
 /** A labelled Radix select bound to one enum field; options carry `option-<testId minus "select-">-<value>`. */
-export function CopySettingsSelectField<N extends "sizingMode" | "tooSmall" | "allowedSides">({
+export function CopySettingsSelectField<N extends "sizingMode" | "tooSmall" | "allowedSides" | "autoSync">({
   accountId,
   name,
   label,
@@ -68,12 +70,15 @@ export function CopySettingsSelectField<N extends "sizingMode" | "tooSmall" | "a
   errors,
   testId,
   disabled,
+  hint,
 }: CopySettingsSelectFieldProps<N>) {
   const id = copySettingsId(name, accountId);
   const error = errors[name]?.message;
   const optionPrefix = `option-${testId.replace(/^select-/, "")}`;
+  const hintId = `${id}-hint`;
+  const described = [error ? fieldErrorId(id) : null, hint ? hintId : null].filter((v) => v !== null).join(" ");
   return (
-    <FormField id={id} label={label} error={error}>
+    <FormField id={id} label={label} error={error} hint={hint ? <span id={hintId}>{hint}</span> : undefined}>
       <Controller
         control={control}
         name={name}
@@ -85,7 +90,7 @@ export function CopySettingsSelectField<N extends "sizingMode" | "tooSmall" | "a
               onBlur={field.onBlur}
               data-testid={testId}
               aria-invalid={error ? true : undefined}
-              aria-describedby={error ? fieldErrorId(id) : undefined}
+              aria-describedby={described || undefined}
             >
               <SelectValue />
             </SelectTrigger>

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { CloseOnlyBadge } from "@/components/close-only-badge";
 import { EmptyState } from "@/components/empty-state";
+import { SyncStatusBadge } from "@/components/sync/sync-status-badge";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
@@ -70,6 +71,7 @@ export function RiskPage() {
                 />
                 {slave.alias || slave.accountNumber}
                 <CloseOnlyBadge account={slave} />
+                <SyncStatusBadge accountId={slave.id} compact />
               </TabsTrigger>
             ))}
           </TabsList>

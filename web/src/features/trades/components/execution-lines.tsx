@@ -1,5 +1,6 @@
 import type { Execution } from "#contract";
 import { Check, CircleMinus, Clock, X } from "lucide-react";
+import { originMarker } from "@/lib/sync/sync-text";
 import { useNow } from "@/lib/use-now";
 import { cn } from "@/lib/utils";
 import { type SignalExecutionSummary, openingLineKind } from "../lib/execution-summary";
@@ -38,6 +39,17 @@ interface ExecutionLineProps {
   followUp?: Execution;
 }
 
+/** "from snapshot" / "sync repair" after a line whose order did not come from a live master event (issue 14). */
+function OriginMarker({ execution }: { execution: Execution }) {
+  const text = originMarker(execution.origin);
+  if (!text) return null;
+  return (
+    <span className="rounded border border-info/40 bg-info/10 px-1 text-[11px] text-info" data-testid={`marker-origin-${execution.id}`} data-origin={execution.origin}>
+      {text}
+    </span>
+  );
+}
+
 function ExecutionLine({ execution, slaveLabel, masterSymbol, followUp }: ExecutionLineProps) {
   const kind = openingLineKind(execution);
   const { Icon, className, label } = ICONS[kind];
@@ -61,6 +73,7 @@ function ExecutionLine({ execution, slaveLabel, masterSymbol, followUp }: Execut
               {formatLots(execution.volume)} lots{execution.symbol && execution.symbol !== masterSymbol ? ` · ${execution.symbol}` : ""}
             </span>
           ) : null}
+          <OriginMarker execution={execution} />
         </span>
       </div>
       {followUp ? (
@@ -71,6 +84,12 @@ function ExecutionLine({ execution, slaveLabel, masterSymbol, followUp }: Execut
           data-action={followUp.action}
         >
           {followUpText(followUp, execution.volume)}
+          {originMarker(followUp.origin) ? (
+            <>
+              {" "}
+              <OriginMarker execution={followUp} />
+            </>
+          ) : null}
         </div>
       ) : null}
     </li>

@@ -1,6 +1,7 @@
 import type { Execution, Signal } from "#contract";
 import { memo, useMemo } from "react";
 import { Badge } from "@/components/ui/badge";
+import { originMarker } from "@/lib/sync/sync-text";
 import { cn } from "@/lib/utils";
 import { summarizeSignalExecutions } from "../lib/execution-summary";
 import { formatLots, formatTradeTime } from "../lib/trade-text";
@@ -21,7 +22,9 @@ export interface SignalRowProps {
  * order type badge, ACTIVE badge, opened time, 'Executed on X/Y slaves' and the slave lines.
  * Verdicts (issue 13): on the All tab one line "Copied to X of Y — Bravo: reason"; each slave
  * line says why a copy was not made. CLOSED instead of ACTIVE for a signal that ended (with the
- * slaves still to confirm) or, on a slave tab, whose copy on that slave is closed.
+ * slaves still to confirm) or, on a slave tab, whose copy on that slave is closed. Issue 14: a
+ * signal the server learnt from a master snapshot carries "from snapshot" ("sync repair" for one a
+ * repair made).
  */
 export const SignalRow = memo(function SignalRow({ signal, executions, slaveLabels, onlySlaveId }: SignalRowProps) {
   const summary = useMemo(() => summarizeSignalExecutions(executions), [executions]);
@@ -35,6 +38,7 @@ export const SignalRow = memo(function SignalRow({ signal, executions, slaveLabe
   const waiting = unconfirmedText(signal, slaveLabels, onlySlaveId);
   const closedHere = onlySlaveId ? closedForSlave(signal, summary.latestFollowUp.get(onlySlaveId)) : false;
   const closed = signal.status !== "active" || closedHere;
+  const origin = originMarker(signal.origin);
   return (
     <article
       className="flex flex-col gap-3 rounded-lg border bg-card p-4 text-card-foreground shadow-sm"
@@ -59,6 +63,11 @@ export const SignalRow = memo(function SignalRow({ signal, executions, slaveLabe
           ) : (
             <Badge variant="success">ACTIVE</Badge>
           )}
+          {origin ? (
+            <Badge variant="info" data-testid={`badge-origin-${signal.id}`} data-origin={signal.origin}>
+              {origin}
+            </Badge>
+          ) : null}
         </div>
         <span className="shrink-0 text-xs text-muted-foreground tabular" title={signal.openedAt}>
           Opened {formatTradeTime(signal.openedAt)}

@@ -2,6 +2,8 @@ import type { Account, Signal } from "#contract";
 import { Inbox } from "lucide-react";
 import { useMemo } from "react";
 import { EmptyState } from "@/components/empty-state";
+import { SyncButton } from "@/components/sync/sync-panel";
+import { SyncStatusBadge } from "@/components/sync/sync-status-badge";
 import { Card, CardContent } from "@/components/ui/card";
 import { formatUsd } from "@/lib/format";
 import { useSlaveSummary } from "../api/use-slave-summary";
@@ -38,7 +40,7 @@ export interface SlaveTradesViewProps {
 /**
  * §2 slave tab: total trades, successful count, success rate (whole percent; all time, from the
  * server), balance, equity and broker, then the account's active trades with only its own
- * execution lines.
+ * execution lines. Issue 14: above them the slave's sync status and its "Sync" button.
  */
 export function SlaveTradesView({ slave, signals, index, slaveLabels, awaiting = [] }: SlaveTradesViewProps) {
   const { data: stats } = useSlaveSummary(slave.id);
@@ -46,6 +48,10 @@ export function SlaveTradesView({ slave, signals, index, slaveLabels, awaiting =
   const ownAwaiting = useMemo(() => awaiting.filter((s) => s.unconfirmedSlaveIds?.includes(slave.id)), [awaiting, slave.id]);
   return (
     <div className="flex flex-col gap-4" data-testid={`view-slave-${slave.id}`}>
+      <div className="flex flex-wrap items-center justify-between gap-2" data-testid="row-slave-sync">
+        <SyncStatusBadge accountId={slave.id} />
+        <SyncButton account={slave} />
+      </div>
       <div className="grid grid-cols-2 gap-3 md:grid-cols-3">
         <Stat label="Total Trades" value={stats?.total ?? "–"} testId="stat-total-trades" />
         <Stat label="Successful" value={stats?.successful ?? "–"} testId="stat-successful" />

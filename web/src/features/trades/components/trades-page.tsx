@@ -51,7 +51,7 @@ export function TradesPage() {
     );
   } else {
     body = (
-      <SlaveTabs slaves={slaves} value={tab.value} onValueChange={tab.onValueChange}>
+      <SlaveTabs slaves={slaves} value={tab.value} onValueChange={tab.onValueChange} syncStatus>
         {tab.value === ALL_TAB || !selectedSlave ? (
           <>
             {live.signals.length === 0 ? (
