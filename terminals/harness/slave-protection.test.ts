@@ -13,137 +13,25 @@
  *
  * The harness clock is the system clock (TimeGMT), so expiry times are set relative to
  * Date.now(): an expired order expired 5 s ago (the EA compares whole seconds × 1000, at most
- * 999 ms lenient), a live one expires in two minutes. The fake bridge does not check signatures
- * (the signing is covered by core-units.test.ts and the e2e terminals suite).
+ * 999 ms lenient), a live one expires in two minutes. The fake bridge (fake-bridge.ts) does not
+ * check signatures (the signing is covered by core-units.test.ts and the e2e terminals suite).
  */
-import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SlaveConfig, SlaveOrder } from "../../contract/bridge.ts";
+import type { SlaveOrder } from "../../contract/bridge.ts";
 import { EaProcess, fxSymbol, type SimBroker } from "../../e2e/terminals/ea-process.ts";
 import { buildEa, REPO_DIR } from "./build.ts";
+import { FakeBridge, slaveOrder, type Report } from "./fake-bridge.ts";
 
 const EXPIRED_MSG = "Signal expired: older than its lifetime";
 const CLOSE_ONLY_MSG = "Close-only: the account takes no new positions";
 const MAGIC = "20241121";
 const LOGIN = 7001;
 
-interface Report {
-  orderId: string;
-  status: string;
-  slaveTicket?: string;
-  volume?: string;
-  errorMessage?: string;
-}
-
-/**
- * A minimal /v1/slave/* server: answers heartbeats, snapshots and symbol specs with `ok`, hands
- * queued orders to the next poll (a poll waits up to its `waitMs` for one) and records reports.
- */
-class FakeBridge {
-  config: SlaveConfig = { riskEnabled: false, maxSpreadPts: null, maxDeviationPts: null, maxLotSize: null, maxPositions: null, maxDrawdownPct: null, profile: null, closeOnly: false };
-  readonly reports: Report[] = [];
-  private queue: SlaveOrder[] = [];
-  private wake: (() => void)[] = [];
-  private server: Server | null = null;
-  url = "";
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    for (const w of this.wake.splice(0)) w();
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-
-  /** Hands `order` to the next poll. */
-  push(order: SlaveOrder): void {
-    this.queue.push(order);
-    for (const w of this.wake.splice(0)) w();
-  }
-
-  /** The latest report of `orderId` received after `after` reports; waits up to `timeoutMs`. */
-  async report(orderId: string, timeoutMs = 20_000, after = 0): Promise<Report> {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.reports.slice(after).filter((r) => r.orderId === orderId).at(-1);
-      if (found) return found;
-      if (Date.now() > until) throw new Error(`no report of order ${orderId} in ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, unknown>;
-    const send = (status: number, json: unknown): void => {
-      res.writeHead(status, { "content-type": "application/json" });
-      res.end(JSON.stringify(json));
-    };
-    const now = Math.floor(Date.now() / 1000);
-    switch (req.url) {
-      case "/v1/slave/heartbeat":
-        return send(200, { ok: true, accountId: "acc-1", serverTime: now, copyPaused: false, status: "active", pendingOrders: this.queue.length, config: this.config });
-      case "/v1/slave/snapshot":
-        return send(200, { ok: true, accountId: "acc-1", receivedAt: now, ignored: false });
-      case "/v1/slave/symbols":
-        return send(200, { ok: true, stored: Array.isArray(body.symbols) ? body.symbols.length : 0 });
-      case "/v1/slave/execution/report":
-        this.reports.push(body as unknown as Report);
-        return send(200, { ok: true, duplicate: false, executionId: randomUUID(), status: body.status });
-      case "/v1/slave/orders/poll": {
-        const waitMs = Math.min(Number(body.waitMs ?? 0), 2000);
-        if (!this.queue.length && waitMs > 0) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, waitMs);
-            this.wake.push(() => {
-              clearTimeout(timer);
-              resolve();
-            });
-          });
-        }
-        const orders = this.queue.splice(0);
-        return send(200, { orders, config: this.config });
-      }
-      default:
-        return send(404, { error: "not found", code: "not_found" });
-    }
-  }
-}
-
 /** A slave order as the bridge sends it; `expiresAtMs` unix ms (null = none). */
-function order(patch: Partial<SlaveOrder> & Pick<SlaveOrder, "action" | "masterTicket">): SlaveOrder {
-  return {
-    orderId: randomUUID(),
-    signalId: randomUUID(),
-    slaveTicket: null,
-    symbol: "EURUSD",
-    side: "BUY",
-    orderType: "MARKET",
-    volume: "0.10",
-    price: "1.08460",
-    stopLimitPrice: null,
-    sl: null,
-    tp: null,
-    comment: `cb:${patch.masterTicket ?? ""}`,
-    magic: MAGIC,
-    maxSpreadPts: null,
-    maxDeviationPts: null,
-    createdAtMs: Date.now(),
-    deliveryCount: 1,
-    expiresAtMs: null,
-    ...patch,
-  };
-}
+const order = (patch: Partial<SlaveOrder> & Pick<SlaveOrder, "action" | "masterTicket">): SlaveOrder => slaveOrder(patch, MAGIC);
 
 const LIVE = (): number => Date.now() + 120_000;
 const EXPIRED = (): number => Date.now() - 5_000;

@@ -105,7 +105,7 @@ export class MasterEa {
   private async snapshot(): Promise<void> {
     const { book } = this.o;
     try {
-      const res = await this.o.client.snapshot("master", masterSnapshotBody([...book.positions(), ...book.pendingOrders()], this.o.magic ?? 20241121, Date.now()));
+      const res = await this.o.client.snapshot("master", masterSnapshotBody([...book.positions(), ...book.pendingOrders()], this.o.magic ?? 20241121, Date.now(), this.o.feed));
       if (res.ignored) this.o.log.warn("master", "snapshot ignored: the bridge holds a later one");
     } catch (err) {
       this.o.log.warn("master", `snapshot failed: ${describeError(err)}`);

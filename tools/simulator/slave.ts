@@ -18,7 +18,7 @@ import type { PollChannel } from "./poll-channel.ts";
 import { saveBookState } from "./book-state.ts";
 import { valuation } from "./book-types.ts";
 import { resolveSymbol } from "./symbols.ts";
-import { marginFields, slaveSnapshotBody, SNAPSHOT_EVERY_MS, symbolSpecBody } from "./terminal-report.ts";
+import { marginFields, SIM_COPY_MAGIC, slaveSnapshotBody, SNAPSHOT_EVERY_MS, symbolSpecBody } from "./terminal-report.ts";
 
 export interface SlaveEaOptions {
   /** Label in logs, e.g. "slave-1". */
@@ -128,6 +128,7 @@ export class SlaveEa {
       equity: equity.toFixed(2),
       currency: this.o.currency,
       status: "active",
+      copyMagic: SIM_COPY_MAGIC,
       ...marginFields(equity, valuation(book.positions(), this.o.feed, leverage).margin, leverage),
     });
     this.setConfig(res.config);
@@ -156,7 +157,7 @@ export class SlaveEa {
   private async snapshot(): Promise<void> {
     const { book } = this.o;
     try {
-      await this.o.client.snapshot("slave", { ...this.selector(), ...slaveSnapshotBody([...book.positions(), ...book.pendingOrders()], Date.now()) });
+      await this.o.client.snapshot("slave", { ...this.selector(), ...slaveSnapshotBody([...book.positions(), ...book.pendingOrders()], Date.now(), this.o.feed) });
     } catch (err) {
       this.o.log.warn(this.o.name, `snapshot failed: ${describeError(err)}`);
     }

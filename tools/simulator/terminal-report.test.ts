@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { masterHeartbeatSchema, slaveSymbolsSchema, snapshotSchema } from "#contract";
+import { masterHeartbeatSchema, slaveHeartbeatSchema, slaveSymbolsSchema, snapshotSchema } from "#contract";
 import type { BookEntry } from "./book-types.ts";
 import type { MasterEntry } from "./master-types.ts";
 import type { Market } from "./price-feed.ts";
 import { resolveSymbol } from "./symbols.ts";
-import { marginFields, masterSnapshotBody, slaveSnapshotBody, symbolSpecBody } from "./terminal-report.ts";
+import { marginFields, masterSnapshotBody, SIM_COPY_MAGIC, slaveSnapshotBody, symbolSpecBody } from "./terminal-report.ts";
 
 const market: Market = { quote: (s) => (s === "USDJPY" ? { symbol: s, bid: 150, ask: 150.01, spreadPts: 10 } : undefined) };
 const NOW = 1_750_000_000_000;
@@ -38,5 +38,27 @@ describe("terminal reports of the simulator", () => {
     const m = snapshotSchema.parse(masterSnapshotBody(master, 20241121, NOW));
     expect(m.positions[0]).toMatchObject({ ticket: "90000003", magic: "20241121", sl: null, tp: null });
     expect(m.orders).toEqual([]);
+  });
+
+  it("puts currentPrice (bid for BUY, ask for SELL) on snapshot positions and the copy magic on copies", () => {
+    const spec = resolveSymbol("USDJPY")!;
+    const slave: BookEntry[] = [
+      { ticket: "11", masterTicket: "901", symbol: "USDJPY", spec, side: "BUY", kind: "position", orderType: "MARKET", centiLots: 10, price: 149.9, stopLimitPrice: null, sl: null, tp: null, openOrderId: "o1" },
+      { ticket: "12", masterTicket: "902", symbol: "USDJPY", spec, side: "SELL", kind: "position", orderType: "MARKET", centiLots: 10, price: 150.2, stopLimitPrice: null, sl: null, tp: null, openOrderId: "o2" },
+    ];
+    const body = snapshotSchema.parse(slaveSnapshotBody(slave, NOW, market));
+    expect(body.positions.map((p) => [p.ticket, p.currentPrice, p.magic])).toEqual([
+      ["11", "150.000", SIM_COPY_MAGIC],
+      ["12", "150.010", SIM_COPY_MAGIC],
+    ]);
+    const master: MasterEntry[] = [{ ticket: 77, spec, side: "SELL", kind: "position", orderType: "MARKET", centiLots: 100, price: 150.5, sl: 0, tp: 0 }];
+    expect(snapshotSchema.parse(masterSnapshotBody(master, 5, NOW, market)).positions[0]?.currentPrice).toBe("150.010");
+    // Without a quote the field is null, never a made-up price.
+    expect(snapshotSchema.parse(masterSnapshotBody(master, 5, NOW)).positions[0]?.currentPrice ?? null).toBeNull();
+  });
+
+  it("sends the copy magic in the slave heartbeat the contract accepts", () => {
+    const hb = slaveHeartbeatSchema.parse({ login: "2", server: "S", balance: "1", equity: "1", copyMagic: SIM_COPY_MAGIC, ...marginFields(1, 0, 100) });
+    expect(hb.copyMagic).toBe("20241121");
   });
 });

@@ -331,6 +331,8 @@ void CbP4FillEntry(CbBookEntry &e,const string side,const string orderType)
    e.comment=OrderComment();
    e.time=OrderOpenTime();
    e.digits=(int)MarketInfo(e.symbol,MODE_DIGITS);
+   //--- an open order's OrderClosePrice is the price it would close at now (bid BUY, ask SELL)
+   e.currentPrice=(orderType=="MARKET") ? OrderClosePrice() : 0.0;
   }
 
 //+------------------------------------------------------------------+
@@ -430,13 +432,12 @@ bool CbClosedInfo(const string ticket,double &price,datetime &time,double &profi
   }
 
 //+------------------------------------------------------------------+
-//| Comment put on every copied order: cb:<masterTicket>.             |
+//| Comment put on every copied order: the bridge's cb:<ticket>[/leg] |
+//| (CbCopyCommentOf, Types.mqh), else cb:<masterTicket>.             |
 //+------------------------------------------------------------------+
 string CbP4CopyComment(const CbOrder &o)
   {
-   if(o.masterTicket!="")
-      return "cb:"+o.masterTicket;
-   return o.comment;
+   return CbCopyCommentOf(o);
   }
 
 //+------------------------------------------------------------------+

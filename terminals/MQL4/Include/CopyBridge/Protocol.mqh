@@ -48,9 +48,11 @@ void CbWriteSelector(CbJsonWriter &w,const string accountNumber)
 
 //+------------------------------------------------------------------+
 //| Heartbeat body (master and slave). status: "" (omit), "active"   |
-//| or "error" (slave only). Money with 2 decimals.                  |
+//| or "error" (slave only). Money with 2 decimals. copyMagic: the   |
+//| slave EA's magic on copies (docs/bridge-protocol.md §10.1), -1 = |
+//| omitted (master).                                                |
 //+------------------------------------------------------------------+
-string CbHeartbeatBody(const CbAccountInfo &a,const string accountNumber,const string status)
+string CbHeartbeatBody(const CbAccountInfo &a,const string accountNumber,const string status,const long copyMagic=-1)
   {
    CbJsonWriter w;
    w.BeginObject();
@@ -69,6 +71,8 @@ string CbHeartbeatBody(const CbAccountInfo &a,const string accountNumber,const s
    w.Int("brokerUtcOffsetSec",a.brokerUtcOffsetSec);
    if(status!="")
       w.Str("status",status);
+   if(copyMagic>=0)
+      w.Str("copyMagic",IntegerToString(copyMagic));
    w.Int("ts",(long)TimeGMT());
    w.Str("nonce",CbNonce());
    w.EndObject();
@@ -143,6 +147,8 @@ void CbWriteSnapshotPosition(CbJsonWriter &w,const CbBookEntry &e,const int offs
    long t=CbToUtc(e.time,offsetSec);
    if(t>946684800)
       w.Int("openTime",t);
+   if(e.currentPrice>0)
+      w.Dec("currentPrice",e.currentPrice,digits);
    if(e.magic>=0)
       w.Str("magic",IntegerToString(e.magic));
    w.Str("comment",CbCut(e.comment,64));

@@ -47,7 +47,7 @@
 #include "Status.mqh"
 
 //--- store keys: os.<orderId> state "executing|<utc>|<ticket>|<volume before>" / "done|<utc>" /
-//--- "reported|<utc>", rb.<orderId> report body, mt.<masterTicket> "<slaveTicket>|<utc>",
+//--- "reported|<utc>", rb.<orderId> report body, mt.<masterTicket>[/<leg>] "<slaveTicket>|<utc>",
 //--- sp.<symbol> SHA-256 hex of the last reported spec
 
 #define CB_SLAVE_ORDER_KEEP_SEC   86400     // reported orders remembered this long (s)
@@ -338,7 +338,7 @@ private:
       if(TerminalInfoInteger(TERMINAL_TRADE_ALLOWED)==0 || MQLInfoInteger(MQL_TRADE_ALLOWED)==0)
          state="error";
       string answer="";
-      int status=m_bridge.Post("/v1/slave/heartbeat",CbHeartbeatBody(a,m_set.accountNumber,state),answer);
+      int status=m_bridge.Post("/v1/slave/heartbeat",CbHeartbeatBody(a,m_set.accountNumber,state,m_set.magic),answer);
       if(status>=200 && status<300)
         {
          NoteSuccess();
@@ -412,6 +412,15 @@ private:
         }
       CbLogError("symbol spec of "+spec.symbol+" not stored: "+m_bridge.LastError());
      }
+   //--- key of the masterTicket → slaveTicket map: `<masterTicket>` for leg 0, `<masterTicket>/<leg>`
+   //--- for a netting master's later legs (from the copy comment), so each leg keeps its own copy
+   string            CopyKey(const CbOrder &o)
+     {
+      string c=CbCopyCommentOf(o);
+      if(StringFind(c,"cb:")==0 && StringLen(c)>3)
+         return(StringSubstr(c,3));
+      return(o.masterTicket);
+     }
    //--- stores the report (state done) and the ticket mapping, then sends it
    void              Finish(const CbOrder &o,const CbOutcome &out,const bool counted)
      {
@@ -422,9 +431,9 @@ private:
       if(o.masterTicket!="")
         {
          if((out.status=="filled" || out.status=="placed") && out.ticket!="")
-            m_store.Set("mt."+o.masterTicket,out.ticket+"|"+IntegerToString(now));
+            m_store.Set("mt."+CopyKey(o),out.ticket+"|"+IntegerToString(now));
          if(out.status=="closed" && out.remainingTicket!="")
-            m_store.Set("mt."+o.masterTicket,out.remainingTicket+"|"+IntegerToString(now));
+            m_store.Set("mt."+CopyKey(o),out.remainingTicket+"|"+IntegerToString(now));
         }
       m_store.Save();
       if(counted)
@@ -511,14 +520,14 @@ private:
         }
       m_store.SaveIfDirty();
      }
-   //--- the copy of masterTicket in the book (magic + comment cb:<masterTicket>); "" = none
+   //--- the copy of this order in the book (magic + its copy comment cb:<masterTicket>[/leg]); "" = none
    bool              FindCopy(const CbOrder &o,const bool pending,CbBookEntry &found)
      {
       CbBookEntry pos[];
       CbBookEntry ord[];
       if(!CbReadBook(pos,ord))
          return(false);
-      string comment="cb:"+o.masterTicket;
+      string comment=CbCopyCommentOf(o);
       if(pending)
         {
          for(int i=0; i<ArraySize(ord); i++)
@@ -756,7 +765,7 @@ private:
         }
       //--- a null slaveTicket: the ticket this slave got for the master ticket
       if(o.slaveTicket=="" && o.masterTicket!="" && action!="OPEN" && action!="PENDING_OPEN" && action!="CLOSE_ALL")
-         o.slaveTicket=CbField(m_store.Get("mt."+o.masterTicket,""),0);
+         o.slaveTicket=CbField(m_store.Get("mt."+CopyKey(o),""),0);
       //--- mark executing (durably) before touching the broker
       string mark="executing|"+IntegerToString((long)TimeGMT());
       if(action=="CLOSE" && o.slaveTicket!="")

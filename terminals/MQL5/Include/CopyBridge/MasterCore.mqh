@@ -6,6 +6,9 @@
 //|   new position → OPEN (nothing when it is a reported pending      |
 //|   order that triggered), volume decrease → CLOSE partial (closed  |
 //|   lots, close price), position gone → CLOSE full (volume 0),      |
+//|   MT5 netting: volume increase → OPEN on the same ticket with the |
+//|   lots added, side change (in-out reversal) → CLOSE full of the   |
+//|   old side then OPEN of the new side with the new volume,         |
 //|   SL/TP change → MODIFY, new pending → PENDING_OPEN, pending      |
 //|   price/SL/TP change → PENDING_MODIFY, pending gone and not       |
 //|   triggered → PENDING_CANCEL.                                     |
@@ -313,6 +316,21 @@ private:
       if(price<0)
          price=0.0;
      }
+   //--- price of the lots a netting deal added: (new avg × new volume − old avg × old volume) / added,
+   //--- rounded to the symbol's digits; the market price when that is not a usable number
+   double            AddedPrice(const CbBookEntry &was,const CbBookEntry &now,const double added)
+     {
+      int d=now.digits;
+      if(d<0 || d>10)
+         d=5;
+      double p=0.0;
+      if(added>1e-8)
+         p=NormalizeDouble((now.price*now.volume-was.price*was.volume)/added,d);
+      if(p>0.0 && MathIsValidNumber(p))
+         return(p);
+      p=SymbolInfoDouble(now.symbol,(now.side=="BUY") ? SYMBOL_ASK : SYMBOL_BID);
+      return(p>0.0 ? p : now.price);
+     }
    //--- compares the account's book with the reported book; queues events; saves
    void              Diff(void)
      {
@@ -445,6 +463,27 @@ private:
            }
          CbBookEntry now=pos[j];
          bool changed=false;
+         //--- MT5 netting only (a hedging or MT4 position never grows nor changes side): an in-out
+         //--- reversal is a full CLOSE of the old side, then an OPEN of the new side with the new
+         //--- volume, same ticket, in this order (docs/bridge-protocol.md §10.4)
+         if(now.side!=was.side)
+           {
+            long ts=(long)TimeGMT();
+            Emit("CLOSE","close","/v1/master/signal/close",k,was,0.0,now.price,ts);
+            Emit("OPEN","open","/v1/master/signal/open",k,now,now.volume,now.price,ts);
+            SetPos(k,now);
+            CbLogInfo("netting position "+k+" reversed to "+now.side+" "+CbDecimal(now.volume,-1)+" lots");
+            continue;
+           }
+         //--- netting addition: an OPEN on the same ticket carrying the lots added (a new leg on
+         //--- the bridge) at the added deal's price (from the volume-weighted open prices)
+         if(now.volume>was.volume+1e-8)
+           {
+            double added=NormalizeDouble(now.volume-was.volume,8);
+            double price=AddedPrice(was,now,added);
+            Emit("OPEN","open","/v1/master/signal/open",k,now,added,price,(long)TimeGMT());
+            changed=true;
+           }
          if(now.volume<was.volume-1e-8)
            {
             double price=0.0;

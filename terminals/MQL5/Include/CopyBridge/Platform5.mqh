@@ -294,6 +294,7 @@ bool CbReadBook(CbBookEntry &positions[],CbBookEntry &orders[])
       positions[n].comment=PositionGetString(POSITION_COMMENT);
       positions[n].time=(datetime)PositionGetInteger(POSITION_TIME);
       positions[n].digits=(int)SymbolInfoInteger(positions[n].symbol,SYMBOL_DIGITS);
+      positions[n].currentPrice=PositionGetDouble(POSITION_PRICE_CURRENT);   // bid (BUY) / ask (SELL)
       n++;
      }
    total=OrdersTotal();
@@ -634,13 +635,12 @@ void CbP5FailFromResult(CbOutcome &out,const MqlTradeResult &res,const int lastE
   }
 
 //+------------------------------------------------------------------+
-//| Comment put on every copied order: cb:<masterTicket>.             |
+//| Comment put on every copied order: the bridge's cb:<ticket>[/leg] |
+//| (CbCopyCommentOf, Types.mqh), else cb:<masterTicket>.             |
 //+------------------------------------------------------------------+
 string CbP5CopyComment(const CbOrder &o)
   {
-   if(o.masterTicket!="")
-      return "cb:"+o.masterTicket;
-   return o.comment;
+   return CbCopyCommentOf(o);
   }
 
 //+------------------------------------------------------------------+

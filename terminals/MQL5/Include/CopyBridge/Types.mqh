@@ -27,6 +27,7 @@ struct CbBookEntry
    string            comment;         // order comment
    datetime          time;            // open time (positions) / setup time (pending), server time
    int               digits;          // price digits of the symbol
+   double            currentPrice;    // positions: price it would close at now (bid BUY, ask SELL), 0 = unknown
                      CbBookEntry(void)
      {
       ticket="";
@@ -42,6 +43,7 @@ struct CbBookEntry
       comment="";
       time=0;
       digits=5;
+      currentPrice=0.0;
      }
   };
 
@@ -165,6 +167,19 @@ struct CbOrder
       expiresAtMs=0;
      }
   };
+
+//--- the comment a copy carries (docs/bridge-protocol.md §10.4): the order's own comment when the
+//--- bridge sent one starting with "cb:" (`cb:<ticket>` for leg 0, `cb:<ticket>/<leg>` for a
+//--- netting master's later legs), else `cb:<masterTicket>`; at most 31 characters (MT4 keeps no
+//--- more). Using the bridge's text keeps a leg-1 open from being taken for leg 0's position.
+string CbCopyCommentOf(const CbOrder &o)
+  {
+   if(StringFind(o.comment,"cb:")==0)
+      return(StringSubstr(o.comment,0,31));
+   if(o.masterTicket!="")
+      return(StringSubstr("cb:"+o.masterTicket,0,31));
+   return(o.comment);
+  }
 
 //--- outcome of one executed slave order (CbExecute), becomes the execution report
 struct CbOutcome
