@@ -1,11 +1,13 @@
 /**
  * Composition root: config → database (PGlite under DATA_DIR, or PostgreSQL) → migrations →
- * HTTP/WS server on one port → background jobs. SIGINT/SIGTERM close everything in order so
- * PGlite flushes to disk.
+ * HTTP/WS server on one port → background jobs (and, on PGlite, the local backup socket).
+ * SIGINT/SIGTERM close everything in order: the HTTP server, the jobs (which give back their
+ * leases), then the database, so PGlite flushes to disk and its data folder lock is released.
  */
 import { loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { runMigrations } from "./db/migrate.ts";
+import { serveBackups, type BackupSocket } from "./db/backup-socket.ts";
 import { buildApp } from "./http/app.ts";
 import { startBackgroundWork } from "./jobs/start-jobs.ts";
 import type { AppContext } from "./http/context.ts";
@@ -30,6 +32,18 @@ async function main(): Promise<void> {
   };
   const app = await buildApp(ctx);
   const stopJobs = startBackgroundWork(ctx, (msg, err) => app.log.error({ err }, msg));
+  let backups: BackupSocket | null = null;
+  const { driver } = database;
+  if (driver.kind === "pglite" && driver.lock) {
+    const lock = driver.lock;
+    // Without the socket the server still copies trades; only `npm run backup` is refused, saying so.
+    backups = await serveBackups(driver.client, config.dataDir, (msg, err) => app.log.error({ err }, msg)).catch((err: unknown) => {
+      app.log.error({ err }, "cannot serve backups");
+      return null;
+    });
+    // The lock file is where `npm run backup` finds the running server.
+    if (backups) lock.update({ control: backups.path });
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -38,6 +52,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, "shutting down");
     await app.close().catch((err: unknown) => app.log.error({ err }, "close failed"));
     await stopJobs().catch((err: unknown) => app.log.error({ err }, "stopping jobs failed"));
+    await backups?.close().catch((err: unknown) => app.log.error({ err }, "closing the backup socket failed"));
     await database.close().catch((err: unknown) => app.log.error({ err }, "database close failed"));
     process.exit(0);
   };

@@ -58,7 +58,8 @@ export async function startServer(env: Record<string, string | undefined>): Prom
     },
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // A process ended by a signal (SIGKILL) has no exit code, only a signal code.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once("exit", () => resolve());
         child.kill("SIGTERM");
         setTimeout(() => child.kill("SIGKILL"), 10_000).unref();

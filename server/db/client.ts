@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -28,7 +29,7 @@ export interface Database {
   relaxedDb: Db;
   kind: DatabaseKind;
   /** The underlying driver, for the few places that need a dedicated connection. */
-  driver: { kind: "postgres"; pool: pg.Pool } | { kind: "pglite"; client: PGlite };
+  driver: { kind: "postgres"; pool: pg.Pool } | { kind: "pglite"; client: PGlite; lock: DataDirLock | null };
   /** Closes the pool or the embedded database (flushes PGlite to disk). */
   close(): Promise<void>;
 }
@@ -44,7 +45,10 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
-/** Opens the database. Does not migrate (see migrate.ts). */
+/**
+ * Opens the database. Does not migrate (see migrate.ts). An embedded database on disk is locked
+ * for this process first (data-dir-lock.ts): DataDirLockedError when another process has it.
+ */
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
@@ -67,11 +71,24 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     };
   }
   let dir = opts.dataDir;
+  let lock: DataDirLock | null = null;
   if (!dir.startsWith("memory://")) {
+    lock = acquireDataDirLock(opts.dataDir);
     dir = join(opts.dataDir, "db");
     mkdirSync(dir, { recursive: true });
   }
-  const client = await PGlite.create(dir);
+  const client = await PGlite.create(dir).catch((err: unknown) => {
+    lock?.release();
+    throw err;
+  });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
-  return { db, relaxedDb: db, kind: "pglite", driver: { kind: "pglite", client }, close: () => client.close() };
+  const close = async () => {
+    try {
+      await client.close();
+    } finally {
+      // Only after PGlite has flushed and let go of its files may another process open them.
+      lock?.release();
+    }
+  };
+  return { db, relaxedDb: db, kind: "pglite", driver: { kind: "pglite", client, lock }, close };
 }

@@ -2,9 +2,11 @@
  * Periodic background jobs with database-backed leases (job_leases): a job runs in one instance
  * at a time — whichever holds its lease — so several servers on one PostgreSQL do not duplicate
  * work. A job never overlaps itself; a failure is logged and the job runs again next period.
+ * A lease lasts three periods (at least 15 s), so an instance that stops gives its leases back:
+ * otherwise the next instance would wait out up to three hours before the hourly retention runs.
  */
 import { randomUUID } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { jobLeases } from "../db/schema.ts";
 
@@ -58,10 +60,19 @@ export class JobRunner {
     tick();
   }
 
-  /** Stops scheduling and waits for running jobs to finish. */
+  /**
+   * Gives back every lease this instance holds (expired at once), so another instance, or the
+   * next start of this one, takes each job on its first tick.
+   */
+  async releaseAll(): Promise<void> {
+    await this.db.update(jobLeases).set({ leaseUntil: new Date(0) }).where(eq(jobLeases.owner, this.owner));
+  }
+
+  /** Stops scheduling, waits for running jobs to finish, then releases this instance's leases. */
   async stop(): Promise<void> {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
     await Promise.allSettled([...this.inFlight]);
+    await this.releaseAll().catch((err: unknown) => this.log("releasing job leases failed:", err));
   }
 }
