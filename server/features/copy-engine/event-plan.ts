@@ -5,7 +5,7 @@
  * (`EventOutcome`, published after commit). Types only: the handlers and process-signal.ts share
  * them without importing each other.
  */
-import type { SignalEvent } from "#contract";
+import type { Origin, SignalEvent } from "#contract";
 import type { IdempotencyCompletion } from "../../db/idempotency-completion.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
 import type { AuditEntry } from "../audit/write-audit-log.ts";
@@ -23,6 +23,25 @@ export interface SignalEventInput {
   eventId: string;
   /** The idempotency record the bridge began for this request: completed by the outbox write. */
   idempotency: Pick<IdempotencyCompletion, "tenantId" | "key">;
+  /**
+   * Where the event comes from: `signal` (the master EA's request, the default) or `snapshot` (found
+   * in a master snapshot, snapshot-actions.ts): stored on the signal of an open and on every order.
+   */
+  origin?: Origin;
+  /**
+   * An open that must start a position (a snapshot's missed open): a live leg of the ticket is a
+   * 409 even on a netting master — a signal that appeared meanwhile means the open was not missed;
+   * additions come as their own events.
+   */
+  openOnly?: boolean;
+}
+
+/** A further leg a follow-up changed (netting master: domain/legs.ts), besides the plan's `signal`. */
+export interface LegChange {
+  signal: SignalRow;
+  signalChanges: SignalChanges;
+  /** This leg ends once every copy of it is gone (immediately when no slave holds one). */
+  endsWhenDone: boolean;
 }
 
 /** What an event handler decided inside the transaction; record-event.ts writes it. */
@@ -36,12 +55,16 @@ export interface EventPlan {
   endsWhenDone: boolean;
   /** A follow-up's new signal state, written with the outbox record (null for an open). */
   signalChanges: SignalChanges | null;
+  /** The other legs the event changed, oldest first (none for a single position). */
+  otherLegs?: LegChange[];
 }
 
 /** What one event produced once recorded. */
 export interface EventOutcome {
   signal: SignalRow;
   newSignal: boolean;
+  /** The other legs the event changed (published as signal_updated too). */
+  otherSignals: SignalRow[];
   executions: ExecutionRow[];
   orders: ExecutionRow[];
   closedSignalIds: string[];

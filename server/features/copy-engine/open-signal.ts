@@ -1,5 +1,5 @@
 /**
- * A master OPEN or PENDING_OPEN: claim the ticket (a new signal), load every slave's state
+ * A master OPEN or PENDING_OPEN: claim the ticket's leg (a new signal; domain/legs.ts), load every slave's state
  * (store/open-store.ts), decide each slave's copy (domain planOpen), and build the rows the outbox
  * write records (store/record-event.ts, run by process-signal.ts):
  * - `order` → a pending execution with the plan's side, type, SL/TP, volume, requested volume,
@@ -13,7 +13,7 @@
  * So every slave gets exactly ONE opening execution per signal — its verdict (a partial unique
  * index on (signal, slave) for OPEN / PENDING_OPEN holds it).
  */
-import type { SignalEvent } from "#contract";
+import type { Origin, SignalEvent } from "#contract";
 import type { Db } from "../../db/client.ts";
 import { invalidField } from "../../http/errors.ts";
 import type { AuditEntry } from "../audit/write-audit-log.ts";
@@ -23,8 +23,12 @@ import { claimSignal, loadOpenContext } from "./store/open-store.ts";
 import type { NewExecution } from "./store/record-event.ts";
 
 
-/** The wire event as the domain's master open; `eventTimeMs` = the master's event time (`ts` × 1000). */
-export function masterOpenOf(event: SignalEvent): MasterOpen {
+/**
+ * The wire event as the domain's master open; `eventTimeMs` = the master's event time (`ts` ×
+ * 1000); `origin` `snapshot`: found in a master snapshot (planOpen then says "opened while
+ * disconnected" for one past its lifetime).
+ */
+export function masterOpenOf(event: SignalEvent, origin: Origin = "signal"): MasterOpen {
   const order = event.order;
   return {
     type: event.type === "OPEN" ? "OPEN" : "PENDING_OPEN",
@@ -39,6 +43,7 @@ export function masterOpenOf(event: SignalEvent): MasterOpen {
     tp: order.tp,
     magic: event.master.magic ?? null,
     eventTimeMs: event.ts * 1000,
+    origin: origin === "snapshot" ? "snapshot" : "signal",
   };
 }
 
@@ -48,11 +53,12 @@ export function masterOpenOf(event: SignalEvent): MasterOpen {
  */
 export async function openSignal(tx: Db, input: SignalEventInput): Promise<EventPlan> {
   const { event, tenantId, master, copyPaused, receivedAt, eventId } = input;
+  const origin = input.origin ?? "signal";
   assertOpenable(event);
-  const open = masterOpenOf(event);
+  const open = masterOpenOf(event, origin);
 
   // Load.
-  const signal = await claimSignal(tx, tenantId, master.id, event, receivedAt);
+  const signal = await claimSignal(tx, tenantId, master, event, receivedAt, origin, input.openOnly === true);
   const { master: masterState, slaves } = await loadOpenContext(tx, tenantId, master, open.symbol);
 
   // Decide and shape the rows.
@@ -73,8 +79,9 @@ export async function openSignal(tx: Db, input: SignalEventInput): Promise<Event
       symbol: plan.kind === "skip" ? (slave.mapping?.slaveSymbol ?? open.symbol) : plan.symbol,
       price: open.price,
       stopLimitPrice: open.stopLimitPrice,
-      comment: copyComment(open.ticket),
+      comment: copyComment(open.ticket, signal.leg),
       magic: open.magic,
+      origin,
       createdAt: receivedAt,
     };
     if (plan.kind === "skip") {
@@ -149,10 +156,21 @@ export async function openSignal(tx: Db, input: SignalEventInput): Promise<Event
     tenantId,
     category: "trade",
     source: "bridge",
-    message: `Master ${event.type} ${open.side} ${open.volume} ${open.symbol} @ ${open.price} (ticket ${open.ticket}): ${pending} order(s) queued, ${rejected} blocked${skips.length > 0 ? `, ${skips.length} skipped` : ""}`,
+    message: `Master ${event.type} ${open.side} ${open.volume} ${open.symbol} @ ${open.price} (ticket ${open.ticket}${signal.leg > 0 ? `, leg ${signal.leg}` : ""}): ${pending} order(s) queued, ${rejected} blocked${skips.length > 0 ? `, ${skips.length} skipped` : ""}${origin === "snapshot" ? " (from snapshot)" : ""}`,
     accountId: master.id,
     signalId: signal.id,
-    metadata: { eventId, externalId: event.id, orderType: open.orderType, sl: open.sl, tp: open.tp, clamps, skippedSlaves: skips.length, skips },
+    metadata: {
+      eventId,
+      externalId: event.id,
+      orderType: open.orderType,
+      sl: open.sl,
+      tp: open.tp,
+      clamps,
+      skippedSlaves: skips.length,
+      skips,
+      ...(signal.leg > 0 ? { leg: signal.leg } : {}),
+      ...(origin !== "signal" ? { origin } : {}),
+    },
   });
   return { signal, newSignal: true, executions: rows, audits, endsWhenDone: false, signalChanges: null };
 }

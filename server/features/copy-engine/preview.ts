@@ -2,7 +2,7 @@
  * Copy preview (POST /api/copy/preview, docs/bridge-protocol.md §9): what a master event WOULD do
  * — each slave's verdict and order — decided by the same store loaders and domain planners as the
  * real event (store/open-store.ts loadOpenContext + domain planOpen; store/follow-store.ts
- * loadFollowContext + domain planFollow), inside a transaction that is always rolled back, so nothing is written
+ * loadFollowContexts + domain planLegsFollow), inside a transaction that is always rolled back, so nothing is written
  * (no signal claimed, no order, no audit entry).
  *
  * The preview's `confirmToken` is an HMAC (server key, SecretBox.mac) over the tenant id, the
@@ -12,19 +12,20 @@
  * the preview recomputed at that moment differs (assertPreviewConfirmed).
  */
 import { timingSafeEqual } from "node:crypto";
-import { and, eq, inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { PREVIEW_CHANGED_MESSAGE, type CopyPreview, type PreviewSlave, type SignalEvent } from "#contract";
 import type { Db } from "../../db/client.ts";
-import { accounts, signals, tenants } from "../../db/schema.ts";
+import { accounts, tenants } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
 import type { AppContext } from "../../http/context.ts";
 import { AppError, conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
 import { findMaster } from "../accounts/queries.ts";
-import { planFollow, planOpen, type MasterFollow, type OpenPlan } from "./domain/index.ts";
+import { planOpen, type MasterFollow, type OpenPlan } from "./domain/index.ts";
+import { claimLeg, planLegsFollow } from "./domain/legs.ts";
 import { masterOpenOf } from "./open-signal.ts";
-import { loadFollowContext, signalStateOf } from "./store/follow-store.ts";
-import { loadOpenContext } from "./store/open-store.ts";
+import { legStatesOf, loadFollowContexts } from "./store/follow-store.ts";
+import { loadActiveLegs, loadOpenContext } from "./store/open-store.ts";
 
 /** Purpose label of the confirm token's derived key (SecretBox.mac). */
 const CONFIRM_PURPOSE = "copy-preview-confirm/v1";
@@ -77,7 +78,7 @@ class RollBack<T> extends Error {
 
 /**
  * Runs `work` in a transaction that is always rolled back: whatever a loader might do, the
- * preview commits nothing. (Not READ ONLY: loadFollowContext reads `for update`, which PostgreSQL
+ * preview commits nothing. (Not READ ONLY: loadFollowContexts reads `for update`, which PostgreSQL
  * refuses in a read-only transaction; the row lock only waits for a signal being written.)
  */
 async function rolledBack<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
@@ -95,13 +96,9 @@ async function rolledBack<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
 async function previewOpen(tx: Db, tenantId: string, master: AccountRow, event: PreviewEvent, copyPaused: boolean, now: Date): Promise<PreviewSlave[]> {
   assertOpenable(event);
   const open = masterOpenOf(event as SignalEvent);
-  // The real event would answer 409 here (claimSignal's unique index): say so before anyone confirms.
-  const [taken] = await tx
-    .select({ id: signals.id })
-    .from(signals)
-    .where(and(eq(signals.tenantId, tenantId), eq(signals.masterTicket, open.ticket), eq(signals.status, "active")))
-    .limit(1);
-  if (taken) throw conflict(`Master ticket ${open.ticket} is already open`);
+  // The real event would answer 409 here (claimSignal: domain/legs.ts claimLeg): say so before anyone confirms.
+  const claim = claimLeg(await loadActiveLegs(tx, tenantId, open.ticket), { type: open.type, ticket: open.ticket, side: open.side }, master.marginMode === "netting", open.eventTimeMs);
+  if (claim.kind === "conflict") throw conflict(claim.message);
   const { master: masterState, slaves } = await loadOpenContext(tx, tenantId, master, open.symbol);
   const names = await namesOf(tx, tenantId, slaves.map((s) => s.accountId));
   return slaves.map((slave) => {
@@ -154,8 +151,8 @@ async function previewFollow(tx: Db, tenantId: string, event: PreviewEvent): Pro
   if (type === "OPEN" || type === "PENDING_OPEN") throw new Error(`previewFollow got ${type}`);
   const order = event.order;
   // Inside the rolled-back transaction: its row lock waits for a signal being written, never writes.
-  const loaded = await loadFollowContext(tx, tenantId, order.ticket);
-  if (!loaded) throw notFound(`Open signal for master ticket ${order.ticket}`);
+  const contexts = await loadFollowContexts(tx, tenantId, order.ticket);
+  if (contexts.length === 0) throw notFound(`Open signal for master ticket ${order.ticket}`);
   const follow: MasterFollow = {
     type,
     volume: order.volume ?? null,
@@ -164,10 +161,12 @@ async function previewFollow(tx: Db, tenantId: string, event: PreviewEvent): Pro
     sl: order.sl,
     tp: order.tp,
   };
-  const plan = planFollow(signalStateOf(loaded.signal), follow, loaded.holdings);
+  // Every live leg the event reaches (one for a hedging master's position), as the real event plans it.
+  const plan = planLegsFollow(legStatesOf(contexts), follow, event.ts * 1000);
   if (plan.kind === "conflict") throw conflict(plan.message);
-  const names = await namesOf(tx, tenantId, plan.orders.map((o) => o.slaveAccountId));
-  return plan.orders.map((o) => ({
+  const orders = plan.legs.flatMap((l) => l.plan.orders.map((o) => ({ o, symbol: l.state.symbol })));
+  const names = await namesOf(tx, tenantId, orders.map(({ o }) => o.slaveAccountId));
+  return orders.map(({ o, symbol }) => ({
     slaveAccountId: o.slaveAccountId,
     name: names.get(o.slaveAccountId) ?? o.slaveAccountId,
     verdict: "queued",
@@ -175,7 +174,7 @@ async function previewFollow(tx: Db, tenantId: string, event: PreviewEvent): Pro
     reason: null,
     order: {
       action: o.action,
-      symbol: o.symbol ?? loaded.signal.symbol,
+      symbol: o.symbol ?? symbol,
       side: o.side,
       orderType: o.orderType,
       volume: o.volume,

@@ -51,6 +51,7 @@ export async function processSignalEvent(
     // Skipped copies (recorded verdicts, never delivered) are neither queued nor rejected.
     const rejected = plan.executions.filter((x) => x.status === "rejected").length;
     const body: SignalAccepted = { signalId: plan.signal.id, eventId, type: event.type, queued, rejected };
+    const otherLegs = plan.otherLegs ?? [];
     const created = await recordEvent(tx, {
       tenantId,
       eventId,
@@ -61,12 +62,17 @@ export async function processSignalEvent(
       audits: plan.audits,
       idempotency: { ...input.idempotency, status: SIGNAL_ACCEPTED_STATUS, body },
       signalChanges: plan.signalChanges,
+      moreSignalChanges: otherLegs.map((l) => ({ signalId: l.signal.id, changes: l.signalChanges })),
     });
-    // Orders just queued keep the signal alive; only a close nobody holds ends it here.
-    const closedSignalIds = plan.endsWhenDone && created.length === 0 ? await completeSignalsIfDone(tx, tenantId, [plan.signal.id], input.receivedAt) : [];
+    // Orders just queued keep a leg alive; only a close nobody holds ends it here.
+    const ending = [{ id: plan.signal.id, endsWhenDone: plan.endsWhenDone }, ...otherLegs.map((l) => ({ id: l.signal.id, endsWhenDone: l.endsWhenDone }))]
+      .filter((l) => l.endsWhenDone && !created.some((x) => x.signalId === l.id))
+      .map((l) => l.id);
+    const closedSignalIds = ending.length > 0 ? await completeSignalsIfDone(tx, tenantId, ending, input.receivedAt) : [];
     const outcome: EventOutcome = {
       signal: plan.signal,
       newSignal: plan.newSignal,
+      otherSignals: otherLegs.map((l) => l.signal),
       executions: created,
       orders: created.filter((r) => r.status === "pending"),
       closedSignalIds,
@@ -76,6 +82,7 @@ export async function processSignalEvent(
 
   const effects = emptyEffects();
   (outcome.newSignal ? effects.newSignals : effects.updatedSignals).push(outcome.signal);
+  effects.updatedSignals.push(...outcome.otherSignals);
   effects.executions.push(...outcome.executions);
   effects.orders.push(...outcome.orders);
   effects.closedSignalIds.push(...outcome.closedSignalIds);

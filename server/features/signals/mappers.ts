@@ -1,5 +1,5 @@
 /** signals / executions rows → §3 Signal and Execution (numeric strings stay strings). */
-import type { Execution, ExecutionStatus, OrderAction, OrderType, Side, Signal, SignalStatus } from "#contract";
+import type { Execution, ExecutionStatus, OrderAction, OrderType, Origin, Side, Signal, SignalStatus } from "#contract";
 import type { executions, signals } from "../../db/schema.ts";
 import { slaveIdList } from "./unconfirmed.ts";
 
@@ -30,6 +30,8 @@ export function toSignal(row: SignalRow & { unconfirmedSlaveIds?: unknown }): Si
     createdAt: row.createdAt.toISOString(),
     closedAt: row.closedAt?.toISOString() ?? null,
     unconfirmedSlaveIds: slaveIdList(row.unconfirmedSlaveIds),
+    origin: row.origin as Origin,
+    leg: row.leg,
   };
 }
 
@@ -60,5 +62,6 @@ export function toExecution(row: ExecutionRow): Execution {
     reportedAt: row.reportedAt?.toISOString() ?? null,
     reasonCode: row.reasonCode,
     defaultSpec: row.defaultSpec,
+    origin: row.origin as Origin,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Store of a master follow-up (MODIFY, CLOSE, PENDING_MODIFY, PENDING_CANCEL; follow-signal.ts):
- * ONE query loads the live signal of the ticket (locked for update) with every slave's copy of it
- * (loadFollowContext); the write is the outbox statement of store/record-event.ts, which also
+ * ONE query loads the active signals (legs) of the ticket (locked for update) with every slave's
+ * copy of each (loadFollowContexts); the write is the outbox statement of store/record-event.ts, which also
  * stores the signal's new state (signalChangesOf).
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
@@ -10,6 +10,7 @@ import type { Db } from "../../../db/client.ts";
 import { copySettings, executions, positionLinks, signals, symbolSpecs } from "../../../db/schema.ts";
 import type { SignalRow } from "../../signals/mappers.ts";
 import type { CopyHolding, FollowPlan, SignalState } from "../domain/index.ts";
+import type { LegState } from "../domain/legs.ts";
 import type { SignalChanges } from "./record-event.ts";
 import { settingsOf } from "../../copy-settings/settings-of.ts";
 import { specOf } from "./row-mappers.ts";
@@ -21,14 +22,15 @@ export interface FollowContext {
 }
 
 /**
- * Loads the active signal of `ticket` (row lock on the signal) and its holdings, oldest copy first:
- * per opening execution (OPEN / PENDING_OPEN) of the signal, its link; an open link → a holding
- * of the link's lots and ticket; no link and the open still pending → a holding of the ordered
- * lots (no ticket yet). Each holding carries the copy's own side and order type (a reversed copy
- * differs from the signal), the slave's current copyStopLoss / copyTakeProfit and the spec of the
- * copy's symbol. null when the ticket has no active signal.
+ * Loads the active signals of `ticket` — its legs, oldest leg first (domain/legs.ts; one for any
+ * hedging master's position) — with a row lock on each, and their holdings, in ONE query: per
+ * opening execution (OPEN / PENDING_OPEN) of a leg, its link; an open link → a holding of the
+ * link's lots and ticket; no link and the open still pending → a holding of the ordered lots (no
+ * ticket yet); oldest copy first. Each holding carries the copy's own side and order type (a
+ * reversed copy differs from the signal), the slave's current copyStopLoss / copyTakeProfit and
+ * the spec of the copy's symbol. [] when the ticket has no active signal.
  */
-export async function loadFollowContext(tx: Db, tenantId: string, ticket: string): Promise<FollowContext | null> {
+export async function loadFollowContexts(tx: Db, tenantId: string, ticket: string): Promise<FollowContext[]> {
   const rows = await tx
     .select({ signal: signals, exec: executions, link: positionLinks, settings: copySettings.settings, spec: symbolSpecs })
     .from(signals)
@@ -40,17 +42,23 @@ export async function loadFollowContext(tx: Db, tenantId: string, ticket: string
       and(eq(symbolSpecs.tenantId, signals.tenantId), eq(symbolSpecs.accountId, executions.slaveAccountId), eq(symbolSpecs.symbol, executions.symbol)),
     )
     .where(and(eq(signals.tenantId, tenantId), eq(signals.masterTicket, ticket), eq(signals.status, "active")))
-    .orderBy(sql`${executions.createdAt} nulls first`, executions.id)
+    .orderBy(signals.leg, sql`${executions.createdAt} nulls first`, executions.id)
     .for("update", { of: signals });
-  const first = rows[0];
-  if (!first) return null;
-  const holdings: CopyHolding[] = [];
-  for (const { exec, link, settings, spec } of rows) {
+  const contexts = new Map<string, FollowContext>();
+  for (const { signal, exec, link, settings, spec } of rows) {
+    let context = contexts.get(signal.id);
+    if (!context) {
+      context = { signal, holdings: [] };
+      contexts.set(signal.id, context);
+    }
     if (!exec) continue;
     const volume = link ? (link.status === "open" ? link.volume : null) : exec.status === "pending" ? exec.volume : null;
     if (volume == null) continue;
     const s = settingsOf(settings === null ? null : { settings });
-    holdings.push({
+    // A reconciliation repair (origin sync) is a second opening order of the same copy: the
+    // slave holds ONE copy per leg, the latest opening order's (rows come oldest first).
+    context.holdings = context.holdings.filter((h) => h.slaveAccountId !== exec.slaveAccountId);
+    context.holdings.push({
       slaveAccountId: exec.slaveAccountId,
       symbol: exec.symbol,
       slaveTicket: link ? link.slaveTicket : null,
@@ -64,7 +72,18 @@ export async function loadFollowContext(tx: Db, tenantId: string, ticket: string
       spec: specOf(spec),
     });
   }
-  return { signal: first.signal, holdings };
+  // Map keeps insertion order: the rows come ordered by leg.
+  return [...contexts.values()];
+}
+
+/** The ticket's legs as the domain's leg states (domain/legs.ts planLegsFollow). */
+export function legStatesOf(contexts: FollowContext[]): LegState[] {
+  return contexts.map((c) => ({
+    leg: c.signal.leg,
+    state: signalStateOf(c.signal),
+    holdings: c.holdings,
+    snapshotAtMs: c.signal.origin === "snapshot" ? c.signal.createdAt.getTime() : null,
+  }));
 }
 
 /** The signal row as the domain's signal state. */

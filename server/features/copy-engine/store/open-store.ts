@@ -1,56 +1,109 @@
 /**
- * Store of a master OPEN / PENDING_OPEN (process-signal.ts): claim the ticket (the signal row),
+ * Store of a master OPEN / PENDING_OPEN (process-signal.ts): claim the ticket's leg (the signal row),
  * load every slave's state in ONE query (loadOpenContext), and turn the domain's plans into the
  * rows the outbox write stores (record-event.ts). Statements kept together here for review.
  */
 import { and, eq, sql } from "drizzle-orm";
-import type { SignalEvent } from "#contract";
+import type { Origin, Side, SignalEvent } from "#contract";
 import type { Db } from "../../../db/client.ts";
 import { isUniqueViolation } from "../../../db/errors.ts";
+import { unnestRows } from "../../../db/unnest-rows.ts";
 import { accounts, copySettings, riskLimits, signals, symbolMaps, symbolSpecs } from "../../../db/schema.ts";
 import { ofTenant } from "../../../db/scope.ts";
 import { conflict } from "../../../http/errors.ts";
 import type { AccountRow } from "../../accounts/mappers.ts";
 import { profileOf } from "../../risk/slave-config.ts";
 import type { SignalRow } from "../../signals/mappers.ts";
+import { claimLeg, type ActiveLeg } from "../domain/legs.ts";
 import type { MasterState, SlaveState } from "../domain/index.ts";
 import { settingsOf } from "../../copy-settings/settings-of.ts";
 import { closeOnlyStateOf, specOf } from "./row-mappers.ts";
 
 /**
- * Inserts the signal of a new master ticket (the partial unique index on live tickets answers
- * "already open" without an extra query). Errors: 409 `conflict` "Master ticket N is already open".
+ * Inserts the signal of a master open, choosing its leg (domain/legs.ts claimLeg). The usual case
+ * — no active signal of the ticket — is ONE statement: leg 0 inserted only where the ticket has no
+ * active signal. Otherwise the ticket's active legs are read and claimLeg decides: the next leg
+ * (netting addition, reversal, reused ticket) or a conflict. Runs under the tenant's signal lock
+ * (process-signal.ts), so the read and the insert see the same legs. `origin`: `snapshot` when the
+ * open was found in a master snapshot (snapshot-actions.ts); `openOnly`: a live leg is a conflict
+ * even on a netting master (a snapshot's missed open, never an addition). Errors: 409 `conflict` "Master
+ * ticket N is already open" / "… is open on the other side: close it first".
  */
-export async function claimSignal(tx: Db, tenantId: string, masterAccountId: string, event: SignalEvent, receivedAt: Date): Promise<SignalRow> {
+export async function claimSignal(
+  tx: Db,
+  tenantId: string,
+  master: Pick<AccountRow, "id" | "marginMode">,
+  event: SignalEvent,
+  receivedAt: Date,
+  origin: Origin = "signal",
+  openOnly = false,
+): Promise<SignalRow> {
   const order = event.order;
   const volume = order.volume as string;
+  const row: typeof signals.$inferInsert = {
+    tenantId,
+    masterAccountId: master.id,
+    masterTicket: order.ticket,
+    symbol: order.symbol,
+    side: order.side,
+    orderType: order.orderType,
+    volume,
+    openVolume: volume,
+    price: order.price as string,
+    stopLimitPrice: order.stopLimitPrice ?? null,
+    sl: order.sl,
+    tp: order.tp,
+    comment: order.comment ?? null,
+    magic: event.master.magic ?? null,
+    openedAt: new Date(event.ts * 1000),
+    createdAt: receivedAt,
+    leg: 0,
+    origin,
+  };
+  const taken = (err: unknown): never => {
+    if (isUniqueViolation(err, "signals_tenant_active_ticket_key")) throw conflict(`Master ticket ${order.ticket} is already open`);
+    throw err;
+  };
+  // One row as a select (db/unnest-rows.ts: every column in the table's order, as the insert lists
+  // them), kept only when the ticket has no active signal.
+  const [first] = await tx
+    .insert(signals)
+    .select(
+      sql`select * from (${unnestRows(signals, [row])}) as r where not exists (select 1 from ${signals} s where s.tenant_id = ${tenantId} and s.master_ticket = ${order.ticket} and s.status = 'active')`,
+    )
+    .returning()
+    .catch(taken);
+  if (first) return first;
+
+  const type = event.type === "PENDING_OPEN" ? "PENDING_OPEN" : "OPEN";
+  const claim = claimLeg(
+    await loadActiveLegs(tx, tenantId, order.ticket),
+    { type, ticket: order.ticket, side: order.side },
+    master.marginMode === "netting" && !openOnly,
+    origin === "signal" ? event.ts * 1000 : null,
+  );
+  if (claim.kind === "conflict") throw conflict(claim.message);
   const [signal] = await tx
     .insert(signals)
-    .values({
-      tenantId,
-      masterAccountId,
-      masterTicket: order.ticket,
-      symbol: order.symbol,
-      side: order.side,
-      orderType: order.orderType,
-      volume,
-      openVolume: volume,
-      price: order.price as string,
-      stopLimitPrice: order.stopLimitPrice ?? null,
-      sl: order.sl,
-      tp: order.tp,
-      comment: order.comment ?? null,
-      magic: event.master.magic ?? null,
-      openedAt: new Date(event.ts * 1000),
-      createdAt: receivedAt,
-    })
+    .values({ ...row, leg: claim.leg })
     .returning()
-    .catch((err: unknown) => {
-      if (isUniqueViolation(err, "signals_tenant_active_ticket_key")) throw conflict(`Master ticket ${order.ticket} is already open`);
-      throw err;
-    });
+    .catch(taken);
   if (!signal) throw new Error("signal insert returned nothing");
   return signal;
+}
+
+/** The ticket's active signals (legs) as claimLeg reads them. */
+export async function loadActiveLegs(db: Db, tenantId: string, ticket: string): Promise<ActiveLeg[]> {
+  const rows = await db
+    .select({ leg: signals.leg, side: signals.side, masterClosedAt: signals.masterClosedAt, origin: signals.origin, createdAt: signals.createdAt })
+    .from(signals)
+    .where(ofTenant(signals, tenantId, and(eq(signals.masterTicket, ticket), eq(signals.status, "active"))));
+  return rows.map((r) => ({
+    leg: r.leg,
+    side: r.side as Side,
+    masterClosed: r.masterClosedAt !== null,
+    snapshotAtMs: r.origin === "snapshot" ? r.createdAt.getTime() : null,
+  }));
 }
 
 /** The master's figures from its latest heartbeat (null when it never reported one). */

@@ -41,6 +41,8 @@ export interface EventRecord {
   idempotency: IdempotencyCompletion;
   /** A follow-up's new signal state (written in the same statement); null for an open. */
   signalChanges: SignalChanges | null;
+  /** Further legs' new states (a follow-up on a netting master's legs), written in the same statement. */
+  moreSignalChanges?: { signalId: string; changes: SignalChanges }[];
 }
 
 /** Writes the record; returns the executions as stored (numeric columns as strings). */
@@ -61,6 +63,11 @@ export async function recordEvent(tx: Db, r: EventRecord): Promise<ExecutionRow[
   const changes = r.signalChanges && Object.keys(r.signalChanges).length > 0 ? r.signalChanges : null;
   const ctes: WithSubquery[] = [audit, done];
   if (changes) ctes.push(tx.$with("signal").as(tx.update(signals).set(changes).where(eq(signals.id, r.signalId)).returning({ id: signals.id })));
+  // One update per further leg: different rows, so the CTEs never touch the same row twice.
+  (r.moreSignalChanges ?? []).forEach((m, i) => {
+    if (Object.keys(m.changes).length === 0) return;
+    ctes.push(tx.$with(`signal_${i + 1}`).as(tx.update(signals).set(m.changes).where(eq(signals.id, m.signalId)).returning({ id: signals.id })));
+  });
   if (r.executions.length === 0) {
     await tx.with(...ctes).insert(signalEvents).values(eventRow);
     return [];

@@ -45,7 +45,7 @@ export async function loadCopyLink(tx: Db, exec: ExecutionRow): Promise<{ link: 
       volume: positionLinks.volume,
       status: positionLinks.status,
       openingVolume: sql<string | null>`(select e.volume::text from executions e where e.tenant_id = ${exec.tenantId} and e.signal_id = ${exec.signalId}
-        and e.slave_account_id = ${exec.slaveAccountId} and e.action in ('OPEN', 'PENDING_OPEN') limit 1)`,
+        and e.slave_account_id = ${exec.slaveAccountId} and e.action in ('OPEN', 'PENDING_OPEN') order by e.created_at desc limit 1)`,
     })
     .from(sql`(select 1) as one`)
     .leftJoin(positionLinks, and(eq(positionLinks.tenantId, exec.tenantId), eq(positionLinks.signalId, exec.signalId), eq(positionLinks.slaveAccountId, exec.slaveAccountId)))
