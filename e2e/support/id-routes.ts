@@ -36,6 +36,8 @@ export const ID_ROUTES: IdRoute[] = [
   { method: "PUT", path: "/api/accounts/:id/settings", resource: "account", body: SAMPLE_EA_PROFILE },
   { method: "GET", path: "/api/accounts/:id/symbol-specs", resource: "account" },
   { method: "GET", path: "/api/accounts/:id/snapshot", resource: "account" },
+  { method: "GET", path: "/api/accounts/:id/sync", resource: "account" },
+  { method: "POST", path: "/api/accounts/:id/sync", resource: "account", body: { dryRun: true } },
   { method: "POST", path: "/api/accounts/:id/resume-copying", resource: "account" },
   { method: "PUT", path: "/api/copy-settings/:slaveAccountId", resource: "account", body: { sizing: { mode: "fixed", fixedVolume: "0.5" }, reverse: true } },
   { method: "PATCH", path: "/api/bridge/api-keys/:id", resource: "apiKey", body: { enabled: false } },

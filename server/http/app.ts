@@ -27,6 +27,7 @@ import { registerCopySettingsRoutes } from "../features/copy-settings/routes.ts"
 import { registerCopyPreviewRoutes } from "../features/copy-preview/routes.ts";
 import { registerSignalRoutes } from "../features/signals/routes.ts";
 import { registerSymbolMapRoutes } from "../features/symbol-maps/routes.ts";
+import { registerSyncRoutes } from "../features/sync/routes.ts";
 import { registerRealtimeRoutes } from "../realtime/routes.ts";
 import type { AppContext } from "./context.ts";
 import { installErrorHandler } from "./error-handler.ts";
@@ -113,6 +114,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
         registerAnalyticsRoutes(authed, ctx);
         registerAlertRoutes(authed, ctx);
         registerCopyPreviewRoutes(authed, ctx);
+        registerSyncRoutes(authed, ctx);
       });
     },
     { prefix: "/api" },

@@ -29,6 +29,7 @@ import {
   slavePollSchema,
   slaveSymbolsSchema,
   snapshotSchema,
+  syncRequestSchema,
   analyticsQuerySchema,
   updateAccountRequestSchema,
   updateAlertConfigRequestSchema,
@@ -138,6 +139,10 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   // Protection: the fixture slave is not close-only, so the real id answers 409 and changes nothing.
   { method: "POST", path: "/api/accounts/:id/resume-copying", auth: "session", id: (f) => f.slaveId, realIdAllowed: true },
   { method: "GET", path: "/api/accounts/:id/snapshot", auth: "session", id: (f) => f.slaveId, realIdAllowed: true },
+  // Reconciliation (docs/bridge-protocol.md §10): a dry run changes nothing; an apply with a stale planId is 409.
+  { method: "GET", path: "/api/accounts/:id/sync", auth: "session", id: (f) => f.slaveId, realIdAllowed: true },
+  { method: "POST", path: "/api/accounts/:id/sync", auth: "session", body: syncRequestSchema, id: (f) => f.slaveId, realIdAllowed: true, sample: () => ({ dryRun: true }) },
+  { method: "GET", path: "/api/sync", auth: "session" },
   {
     method: "POST", path: "/api/accounts", auth: "session", body: createAccountRequestSchema,
     sample: () => ({ accountNumber: String(80000 + (seq += 1)), alias: "Fuzz", broker: "Fuzz Broker", platform: "MT4", role: "SLAVE", status: "active", currency: "USD" }),

@@ -134,7 +134,10 @@ export const executions = pgTable(
     index("executions_tenant_created_idx").on(t.tenantId, t.createdAt),
     index("executions_tenant_reported_idx").on(t.tenantId, t.reportedAt),
     // Exactly one verdict per (signal, slave): the opening execution is queued, rejected or skipped once.
-    uniqueIndex("executions_one_open_per_slave_key").on(t.signalId, t.slaveAccountId).where(sql`${t.action} in ('OPEN', 'PENDING_OPEN')`),
+    // A reconciliation repair (origin 'sync') re-opens a copy closed by hand: not a second verdict.
+    uniqueIndex("executions_one_open_per_slave_key")
+      .on(t.signalId, t.slaveAccountId)
+      .where(sql`${t.action} in ('OPEN', 'PENDING_OPEN') and ${t.origin} <> 'sync'`),
   ],
 );
 

@@ -21,6 +21,7 @@ function toStored(s: Snapshot): { positions: StoredSnapshotPosition[]; orders: S
       sl: p.sl,
       tp: p.tp,
       openTime: p.openTime ?? null,
+      currentPrice: p.currentPrice ?? null,
       magic: p.magic ?? null,
       comment: p.comment ?? null,
     })),

@@ -34,11 +34,14 @@ export interface HeartbeatData {
   leverage?: number | undefined;
   marginMode?: "hedging" | "netting" | "exchange" | undefined;
   brokerUtcOffsetSec?: number | undefined;
+  /** Slave EAs: the magic number on their copies (reconciliation tells copies from the user's own trades). */
+  copyMagic?: string | undefined;
 }
 
 /** The optional heartbeat figures present in `hb`, as account columns. */
-function terminalFigures(hb: HeartbeatData): Partial<Pick<AccountRow, "margin" | "freeMargin" | "leverage" | "marginMode" | "brokerUtcOffsetSec">> {
+function terminalFigures(hb: HeartbeatData): Partial<Pick<AccountRow, "margin" | "freeMargin" | "leverage" | "marginMode" | "brokerUtcOffsetSec" | "copyMagic">> {
   return {
+    ...(hb.copyMagic !== undefined ? { copyMagic: hb.copyMagic } : {}),
     ...(hb.margin !== undefined ? { margin: hb.margin } : {}),
     ...(hb.freeMargin !== undefined ? { freeMargin: hb.freeMargin } : {}),
     ...(hb.leverage !== undefined ? { leverage: hb.leverage } : {}),

@@ -16,6 +16,8 @@ import { apiKeyAuthOf } from "./auth.ts";
 import { recordHeartbeat } from "./heartbeat.ts";
 import { abandonIdempotent, beginIdempotent, requestHash } from "./idempotency.ts";
 import { saveSnapshot } from "../accounts/snapshots.ts";
+import { assertSnapshotEntries } from "../sync/snapshot-validation.ts";
+import { onMasterSnapshot } from "../sync/service.ts";
 import { assertMasterLogin, assertSelectsMaster, resolveMasterAccount } from "./terminal-account.ts";
 import { findTenantPause } from "./tenant-pause.ts";
 
@@ -53,7 +55,11 @@ export function registerMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
     const auth = apiKeyAuthOf(request);
     const master = await resolveMasterAccount(ctx.db, auth);
     assertSelectsMaster(master, request.body);
+    // Bad entries are refused before anything is stored: the previous snapshot stays in use.
+    assertSnapshotEntries(request.body, null);
     const stored = await saveSnapshot(ctx.db, auth.tenantId, master.id, request.body, receivedAt);
+    // Reconciliation (docs/bridge-protocol.md §10.1) only for a snapshot actually stored; its failure never refuses the snapshot.
+    if (stored) await onMasterSnapshot(ctx, master, receivedAt).catch((err: unknown) => request.log.error({ err }, "master reconciliation failed"));
     const body: SnapshotResponse = { ok: true, accountId: master.id, receivedAt: Math.floor(receivedAt.getTime() / 1000), ignored: !stored };
     return body;
   });

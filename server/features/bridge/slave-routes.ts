@@ -27,6 +27,9 @@ import { findRiskLimit } from "../risk/queries.ts";
 import { toSlaveConfig } from "../risk/slave-config.ts";
 import { apiKeyAuthOf } from "./auth.ts";
 import { saveSnapshot } from "../accounts/snapshots.ts";
+import { assertSnapshotEntries } from "../sync/snapshot-validation.ts";
+import { onSlaveSnapshot } from "../sync/service.ts";
+import { loadSymbolSpecs } from "../sync/store.ts";
 import { upsertSymbolSpecs } from "../accounts/symbol-specs.ts";
 import { recordHeartbeat, recordPollSignOfLife } from "./heartbeat.ts";
 import { resolveSlaveAccount } from "./terminal-account.ts";
@@ -96,7 +99,12 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
     const receivedAt = new Date();
     const auth = apiKeyAuthOf(request);
     const slave = await resolveSlaveAccount(ctx.db, auth, request.body);
+    // Bad entries are refused before anything is stored: the previous snapshot stays in use.
+    const specs = await loadSymbolSpecs(ctx.db, auth.tenantId, slave.id);
+    assertSnapshotEntries(request.body, new Set(specs.map((s) => s.symbol)), slave.copyMagic);
     const stored = await saveSnapshot(ctx.db, auth.tenantId, slave.id, request.body, receivedAt);
+    // Reconciliation (docs/bridge-protocol.md §10.2) only for a snapshot actually stored; its failure never refuses the snapshot.
+    if (stored) await onSlaveSnapshot(ctx, slave, receivedAt).catch((err: unknown) => request.log.error({ err }, "slave reconciliation failed"));
     const body: SnapshotResponse = { ok: true, accountId: slave.id, receivedAt: Math.floor(receivedAt.getTime() / 1000), ignored: !stored };
     return body;
   });
