@@ -99,13 +99,16 @@ export function repairRows(tenantId: string, slaveId: string, orders: SyncOrder[
       continue;
     }
     const linked = order.slaveTicket ? copies.find((c) => c.link?.slaveTicket === order.slaveTicket) : undefined;
-    const onSignal = linked && !(order.action === "CLOSE" && order.slaveTicket !== null && reopening.has(order.slaveTicket)) ? linked : undefined;
+    const reopened = order.action === "CLOSE" && order.slaveTicket !== null && reopening.has(order.slaveTicket);
+    const onSignal = linked && !reopened ? linked : undefined;
+    // An orphan still linked to a signal the master closed (its close failed on the slave): on that signal.
+    const closedSignalId = !linked && order.slaveTicket ? (assembled.linkSignalByTicket.get(order.slaveTicket) ?? null) : null;
     const held = positions.find((p) => p.ticket === order.slaveTicket);
     const masterTicket = order.masterTicket ?? linked?.masterTicket ?? null;
     rows.push({
       ...base,
       createdAt,
-      signalId: onSignal?.signalId ?? null,
+      signalId: onSignal?.signalId ?? closedSignalId,
       action: order.action,
       masterTicket,
       slaveTicket: order.slaveTicket,

@@ -43,6 +43,12 @@ export interface AssembledSlave {
   /** The order planOpen gives per signal id (for queueing a missing copy). */
   orderPlans: Map<string, OrderPlan>;
   signalsById: Map<string, SignalRow>;
+  /**
+   * Every open link of the slave by slave ticket → signal id, the signals the master already
+   * closed included: an orphan left by a failed close is closed ON its signal, so its report
+   * closes the link and the signal can end.
+   */
+  linkSignalByTicket: Map<string, string>;
   /** The slave's signal lifetime (a repair open expires this long after it is queued). */
   lifetimeSeconds: number;
 }
@@ -162,6 +168,7 @@ export function assembleSlaveInput(facts: SlaveFacts): AssembledSlave {
     },
     orderPlans,
     signalsById: new Map(facts.signals.map((s) => [s.id, s])),
+    linkSignalByTicket: new Map(facts.rows.links.flatMap((l) => (l.slaveTicket ? [[l.slaveTicket, l.signalId] as const] : []))),
     lifetimeSeconds: settingsOf(facts.rows.settings === null ? null : { settings: facts.rows.settings }).signalLifetimeSeconds,
   };
 }
