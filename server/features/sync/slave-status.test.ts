@@ -22,6 +22,11 @@ describe("assembleSlaveInput", () => {
     expect(orderPlans.get("sig-1")?.volume).toBe("0.60");
   });
 
+  it("expects no copy of a signal the engine decided not to copy to this slave (skipped or rejected with a verdict)", () => {
+    const { input } = assembleSlaveInput(facts({ signals: [signalRow()], rows: emptyRows({ declinedSignalIds: ["sig-1"] }) }));
+    expect(input.copies[0]?.expected).toBeNull();
+  });
+
   it("applies the copy settings as they are now (fixed volume, reverse) and the mapping", () => {
     const settings = { ...COPY_SETTINGS_DEFAULTS, sizing: { mode: "fixed", fixedVolume: "0.3", riskPercent: null }, reverse: true };
     const rows = emptyRows({

@@ -128,6 +128,8 @@ function slaveStateFor(facts: SlaveFacts, masterSymbol: string): { state: SlaveS
 export function assembleSlaveInput(facts: SlaveFacts): AssembledSlave {
   const links = new Map(facts.rows.links.map((l) => [l.signalId, l]));
   const inFlight = new Set(facts.rows.openInFlight);
+  // The engine decided not to copy these (verdict): never a missing copy, whatever the settings say now.
+  const declined = new Set(facts.rows.declinedSignalIds);
   const masterPrice = new Map(facts.masterPositions.map((p) => [p.ticket, p.currentPrice ?? null]));
   const master = facts.master ? masterStateOf(facts.master) : { balance: null, equity: null };
   const orderPlans = new Map<string, OrderPlan>();
@@ -148,7 +150,7 @@ export function assembleSlaveInput(facts: SlaveFacts): AssembledSlave {
       masterVolume: s.volume,
       masterPrice: s.price,
       masterCurrentPrice: masterPrice.get(s.masterTicket) ?? null,
-      expected: plan.kind === "order" ? { symbol: plan.symbol, side: plan.side, volume: plan.volume, sl: plan.sl, tp: plan.tp } : null,
+      expected: plan.kind === "order" && !declined.has(s.id) ? { symbol: plan.symbol, side: plan.side, volume: plan.volume, sl: plan.sl, tp: plan.tp } : null,
       link: link ? { slaveTicket: link.slaveTicket, volume: link.volume } : null,
       openInFlight: inFlight.has(s.id),
       spec: state.spec,

@@ -98,6 +98,12 @@ export interface SlaveCopyRows {
   closingTickets: string[];
   /** Slave tickets any order (close, modify…) is pending for, or done after the snapshot. */
   busyTickets: string[];
+  /**
+   * Signals the copy engine decided NOT to copy to this slave (its opening order skipped or
+   * rejected with a verdict code: paused, filtered, opened while disconnected, expired…): a
+   * decision, not a missing copy. A copy the EA tried and failed to open is not in here.
+   */
+  declinedSignalIds: string[];
   /** The slave's symbol maps (master symbol → mapping). */
   maps: (typeof symbolMaps.$inferSelect)[];
   limit: RiskLimitRow | null;
@@ -165,8 +171,25 @@ export async function loadSlaveCopyRows(db: Db, tenantId: string, slaveId: strin
     db.select({ settings: copySettings.settings }).from(copySettings).where(ofTenant(copySettings, tenantId, eq(copySettings.slaveAccountId, slaveId))).limit(1),
     loadSymbolSpecs(db, tenantId, slaveId),
   ]);
+  const declined = await db
+    .selectDistinct({ signalId: executions.signalId })
+    .from(executions)
+    .innerJoin(signals, eq(signals.id, executions.signalId))
+    .where(
+      ofTenant(
+        executions,
+        tenantId,
+        eq(executions.slaveAccountId, slaveId),
+        inArray(executions.action, ["OPEN", "PENDING_OPEN"]),
+        inArray(executions.status, ["skipped", "rejected"]),
+        sql`${executions.reasonCode} is not null`,
+        sql`${executions.origin} <> 'sync'`,
+        eq(signals.status, "active"),
+      ),
+    );
   return {
     links,
+    declinedSignalIds: declined.flatMap((d) => (d.signalId ? [d.signalId] : [])),
     ...inFlightOf(orders, snapshotReceivedAt),
     maps,
     limit: limits[0] ?? null,

@@ -80,6 +80,7 @@ export const emptyRows = (over: Partial<SlaveCopyRows> = {}): SlaveCopyRows => (
   openInFlight: [],
   closingTickets: [],
   busyTickets: [],
+  declinedSignalIds: [],
   maps: [],
   limit: null,
   settings: null,
