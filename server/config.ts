@@ -100,6 +100,8 @@ const envSchema = z.object({
   SIGNAL_CONFIRM_TIMEOUT_MS: z.coerce.number().int().min(1).default(120_000),
   /** How often master-closed signals are checked against that timeout, ms. */
   SIGNAL_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(10_000),
+  /** PostgreSQL: how often a waiting slave poll re-checks the database while notifications from other instances flow (the safety net), ms. */
+  DELIVERY_SAFETY_NET_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
 });
 
 export type Config = {
@@ -138,6 +140,8 @@ export type Config = {
   alerts: { retryBaseMs: number; maxAttempts: number; monitorIntervalMs: number; dispatchIntervalMs: number };
   /** Silence timeout of master-closed signals and how often it is checked, ms. */
   signals: { confirmTimeoutMs: number; sweepIntervalMs: number };
+  /** PostgreSQL: a parked poll's database re-check while LISTEN/NOTIFY works, ms (1 s otherwise and on PGlite). */
+  deliverySafetyNetMs: number;
 };
 
 /** Parses `env` (default process.env). Throws an Error listing every bad variable. */
@@ -185,5 +189,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dispatchIntervalMs: e.ALERT_DISPATCH_INTERVAL_MS,
     },
     signals: { confirmTimeoutMs: e.SIGNAL_CONFIRM_TIMEOUT_MS, sweepIntervalMs: e.SIGNAL_SWEEP_INTERVAL_MS },
+    deliverySafetyNetMs: e.DELIVERY_SAFETY_NET_MS,
   };
 }

@@ -1,8 +1,10 @@
 /**
  * Composition root: config → database (PGlite under DATA_DIR, or PostgreSQL) → migrations →
- * HTTP/WS server on one port → background jobs (and, on PGlite, the local backup socket).
+ * HTTP/WS server on one port → background jobs (and, on PGlite, the local backup socket; on
+ * PostgreSQL, LISTEN/NOTIFY with the other instances, realtime/cluster.ts).
  * SIGINT/SIGTERM close everything in order: the HTTP server, the jobs (which give back their
- * leases), then the database, so PGlite flushes to disk and its data folder lock is released.
+ * leases), the cluster link, then the database, so PGlite flushes to disk and its data folder
+ * lock is released.
  */
 import { loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
@@ -12,6 +14,7 @@ import { buildApp } from "./http/app.ts";
 import { startBackgroundWork } from "./jobs/start-jobs.ts";
 import type { AppContext } from "./http/context.ts";
 import { RealtimeHub } from "./realtime/hub.ts";
+import { startCluster, type Cluster } from "./realtime/cluster.ts";
 import { SecretBox } from "./features/api-keys/secret-box.ts";
 import { OrderDelivery } from "./features/copy-engine/delivery/delivery.ts";
 import { DomainEvents } from "./events/domain-events.ts";
@@ -31,6 +34,10 @@ async function main(): Promise<void> {
     events: new DomainEvents((err, name) => console.error(`domain event ${name} listener failed:`, err)),
   };
   const app = await buildApp(ctx);
+  // Instances sharing a PostgreSQL hear each other's orders and dashboard messages; PGlite is one process.
+  const cluster: Cluster | null = config.databaseUrl
+    ? startCluster(ctx, { url: config.databaseUrl, safetyNetMs: config.deliverySafetyNetMs, log: (msg, err) => app.log.warn({ err }, msg) })
+    : null;
   const stopJobs = startBackgroundWork(ctx, (msg, err) => app.log.error({ err }, msg));
   let backups: BackupSocket | null = null;
   const { driver } = database;
@@ -52,6 +59,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, "shutting down");
     await app.close().catch((err: unknown) => app.log.error({ err }, "close failed"));
     await stopJobs().catch((err: unknown) => app.log.error({ err }, "stopping jobs failed"));
+    await cluster?.close().catch((err: unknown) => app.log.error({ err }, "closing the LISTEN connection failed"));
     await backups?.close().catch((err: unknown) => app.log.error({ err }, "closing the backup socket failed"));
     await database.close().catch((err: unknown) => app.log.error({ err }, "database close failed"));
     process.exit(0);

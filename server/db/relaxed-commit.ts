@@ -9,6 +9,8 @@
  * - execution reports and heartbeats (an unreported order is redelivered and the EA re-reports),
  * - replay-cache records and `lastUsedAt` (a lost replay record only matters within its 60 s),
  * - the idempotency `in_flight` marker (it guards concurrency; the `done` record is durable).
+ * - NOTIFY statements to the other instances (realtime/cluster.ts: they write nothing; a lost
+ *   notice is made up by the poll's safety-net re-check).
  * A crash of the server process alone loses none of them: PostgreSQL still has the commit.
  * Dashboard changes and signals always use the durable `db`.
  */

@@ -123,6 +123,6 @@ export async function logout(ctx: AppContext, sessionId: string, tenantId: strin
     await revokeSession(tx, sessionId, new Date());
     await writeAuditLog(tx, { tenantId, category: "system", source: "auth", message: "Logged out", metadata: { sessionId } });
   });
-  ctx.hub.closeSession(sessionId);
+  ctx.hub.closeSession(sessionId, tenantId);
 }
 

@@ -41,7 +41,8 @@ export function publishEffects(ctx: AppContext, tenantId: string, e: CopyEffects
     list.push({ ...toSlaveOrder(o), deliveryCount: o.deliveryCount + 1 });
     bySlave.set(o.slaveAccountId, list);
   }
-  if (bySlave.size > 0) ctx.delivery.handOut(bySlave, handOutRecorder(ctx.relaxedDb, tenantId));
+  // With the tenant, orders nobody waits for here are announced to the other instances (realtime/cluster.ts).
+  if (bySlave.size > 0) ctx.delivery.handOut(bySlave, handOutRecorder(ctx.relaxedDb, tenantId), tenantId);
 
   for (const s of e.newSignals) ctx.hub.publish(tenantId, { type: "new_signal", data: toSignal(s) });
   for (const s of e.updatedSignals) ctx.hub.publish(tenantId, { type: "signal_updated", data: toSignal(s) });

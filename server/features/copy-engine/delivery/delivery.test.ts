@@ -117,4 +117,34 @@ describe("OrderDelivery", () => {
     d.releaseAll();
     expect(await p.orders).toEqual([]);
   });
+
+  it("announces, with the tenant, only the orders nobody here waited for", async () => {
+    const d = new OrderDelivery();
+    const announced: [string, string[]][] = [];
+    d.announce = (tenantId, ids) => announced.push([tenantId, ids]);
+    const parked = d.park("a");
+    d.handOut(batch({ a: ["1"], b: ["2", "3"] }), () => Promise.resolve(), "t1");
+    expect(await parked.orders).toEqual([order("1")]);
+    expect(announced).toEqual([["t1", ["2", "3"]]]);
+    // Without a tenant (nothing to tell the others) or with everything taken: no announcement.
+    d.handOut(batch({ c: ["4"] }), () => Promise.resolve());
+    d.park("a");
+    d.handOut(batch({ a: ["5"] }), () => Promise.resolve(), "t1");
+    expect(announced).toHaveLength(1);
+  });
+
+  it("gives claimed orders to a stream, else the longest-waiting poll still waiting; false when nobody waits", async () => {
+    const d = new OrderDelivery();
+    const cancelled = d.park("a");
+    const waiting = d.park("a");
+    cancelled.cancel();
+    expect(d.give("a", [order("1")])).toBe(true);
+    expect(await waiting.orders).toEqual([order("1")]);
+    expect(d.give("a", [order("2")])).toBe(false);
+    const sent: string[] = [];
+    d.attachStream("s", { send: (o) => sent.push(...o.map((x) => x.orderId)) });
+    expect(d.give("s", [order("3")])).toBe(true);
+    expect(sent).toEqual(["3"]);
+    expect(d.streamAccounts()).toEqual(["s"]);
+  });
 });

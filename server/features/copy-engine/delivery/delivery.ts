@@ -4,8 +4,11 @@
  * this registry only removes the wait: a long-poll parked for an account, or an open stream,
  * receives the orders the moment their transaction commits.
  *
- * Across several server instances an order created on another instance is found by the poll's
- * periodic re-check of the database (see slave-delivery.ts), so nothing depends on this registry.
+ * Across several server instances on one PostgreSQL, orders nobody waited for here are announced
+ * to the other instances (`announce`, wired by realtime/cluster.ts to a NOTIFY); an instance that
+ * hears of them claims them in the database for its own waiting connections (remote-orders.ts,
+ * `give`). The poll's periodic re-check of the database (slave-delivery.ts, every `recheckMs`)
+ * stays as the safety net, so nothing depends on this registry.
  */
 import type { SlaveOrder } from "#contract";
 
@@ -16,7 +19,15 @@ export interface StreamSink {
 interface Waiter {
   /** Settles the poll; false when it had already settled (cancelled, timed out). */
   resolve(orders: SlaveOrder[]): boolean;
+  /** Asks the poll to re-check the database now (another instance's orders, a lost notification). */
+  wake?: (() => void) | undefined;
 }
+
+/** The database re-check interval of a parked poll without notifications (one instance, PGlite), ms. */
+export const DEFAULT_RECHECK_MS = 1_000;
+
+/** Told which accounts had orders nobody here was waiting for (another instance may be). */
+export type OrderAnnouncer = (tenantId: string, orderIds: string[]) => void;
 
 /** Persists hand-outs (first delivery, lease); see hand-out.ts markOffered. */
 export type HandOutRecorder = (orderIds: string[]) => Promise<void>;
@@ -26,6 +37,13 @@ export class OrderDelivery {
   private readonly streams = new Map<string, Set<StreamSink>>();
   /** Per account: hand-out records still being written. */
   private readonly recording = new Map<string, Promise<void>>();
+  /**
+   * How often a parked poll re-checks the database, ms: 1 s by default; the slow safety-net
+   * interval while notifications from other instances flow (realtime/cluster.ts sets it).
+   */
+  recheckMs = DEFAULT_RECHECK_MS;
+  /** Set by realtime/cluster.ts with PostgreSQL; null on PGlite (one process). */
+  announce: OrderAnnouncer | null = null;
 
   /**
    * Hands freshly committed orders, grouped by slave account, to the connections waiting for
@@ -35,28 +53,23 @@ export class OrderDelivery {
    * and waking the database would otherwise compete with those answers for the CPU. Until it
    * lands, a claim for the same account waits for it (recorded()), so the EA's next poll on this
    * instance cannot be handed the order again. Orders nobody waited for stay in the database for
-   * the next claim. Returns the ids handed out.
+   * the next claim, and, given `tenantId`, are announced to the other instances. Returns the ids
+   * handed out.
    */
-  handOut(batches: Map<string, SlaveOrder[]>, record: HandOutRecorder): string[] {
+  handOut(batches: Map<string, SlaveOrder[]>, record: HandOutRecorder, tenantId?: string): string[] {
     const ids: string[] = [];
     const accounts: string[] = [];
+    const untaken: string[] = [];
     for (const [accountId, orders] of batches) {
       if (orders.length === 0) continue;
-      const streams = this.streams.get(accountId);
-      let taken = false;
-      if (streams && streams.size > 0) {
-        for (const s of streams) s.send(orders);
-        taken = true;
-      } else {
-        const queue = this.waiters.get(accountId);
-        const waiter = queue?.shift();
-        if (queue && queue.length === 0) this.waiters.delete(accountId);
-        taken = waiter?.resolve(orders) ?? false;
+      if (!this.give(accountId, orders)) {
+        untaken.push(...orders.map((o) => o.orderId));
+        continue;
       }
-      if (!taken) continue;
       ids.push(...orders.map((o) => o.orderId));
       accounts.push(accountId);
     }
+    if (tenantId !== undefined && untaken.length > 0) this.announce?.(tenantId, untaken);
     if (ids.length === 0) return ids;
     // Delivery is at least once: a lost record risks a second hand-out, never a lost order.
     const written = new Promise<void>((resolve) => setImmediate(resolve))
@@ -73,6 +86,26 @@ export class OrderDelivery {
     return ids;
   }
 
+  /**
+   * Hands orders to the account's connections here — every stream, otherwise its longest-waiting
+   * poll; false when nobody took them. Recording is the caller's: handOut records in-memory
+   * offers, a database claim (remote-orders.ts) has recorded them already.
+   */
+  give(accountId: string, orders: SlaveOrder[]): boolean {
+    const streams = this.streams.get(accountId);
+    if (streams && streams.size > 0) {
+      for (const s of streams) s.send(orders);
+      return true;
+    }
+    const queue = this.waiters.get(accountId);
+    while (queue && queue.length > 0) {
+      const waiter = queue.shift();
+      if (queue.length === 0) this.waiters.delete(accountId);
+      if (waiter?.resolve(orders)) return true;
+    }
+    return false;
+  }
+
   /** Resolves once every hand-out to `accountId` made so far is recorded (never rejects). */
   recorded(accountId: string): Promise<void> {
     return this.recording.get(accountId) ?? Promise.resolve();
@@ -80,9 +113,10 @@ export class OrderDelivery {
 
   /**
    * Parks a poll for `accountId`. The returned promise resolves with offered orders, or with []
-   * when `cancel()` is called (timeout, client gone, shutdown).
+   * when `cancel()` is called (timeout, client gone, shutdown). `wake` is called by wakeAll()
+   * while the poll waits.
    */
-  park(accountId: string): { orders: Promise<SlaveOrder[]>; cancel: () => void } {
+  park(accountId: string, wake?: () => void): { orders: Promise<SlaveOrder[]>; cancel: () => void } {
     let settle!: (orders: SlaveOrder[]) => void;
     const orders = new Promise<SlaveOrder[]>((resolve) => {
       settle = resolve;
@@ -94,6 +128,9 @@ export class OrderDelivery {
         done = true;
         settle(o);
         return true;
+      },
+      wake: () => {
+        if (!done) wake?.();
       },
     };
     const queue = this.waiters.get(accountId) ?? [];
@@ -126,6 +163,16 @@ export class OrderDelivery {
       s?.delete(sink);
       if (s?.size === 0) this.streams.delete(accountId);
     };
+  }
+
+  /** Asks every parked poll to re-check the database now (notifications were, or may have been, lost). */
+  wakeAll(): void {
+    for (const queue of this.waiters.values()) for (const w of [...queue]) w.wake?.();
+  }
+
+  /** Accounts with an open stream right now. */
+  streamAccounts(): string[] {
+    return [...this.streams.keys()];
   }
 
   /** Accounts with a parked poll or an open stream right now. */

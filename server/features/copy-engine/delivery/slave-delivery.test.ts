@@ -64,4 +64,54 @@ describe("pollOrders", () => {
     finishRecheck([order("5")]);
     await vi.waitFor(() => expect(src.released).toEqual([["5"]]));
   });
+
+  it("re-checks at once when woken, also when the wake came during the first claim", async () => {
+    const d = new OrderDelivery();
+    d.recheckMs = 60_000;
+    let finishFirst!: (o: SlaveOrder[]) => void;
+    const first = new Promise<SlaveOrder[]>((r) => (finishFirst = r));
+    const src = source([first, [order("6")]]);
+    const polling = pollOrders(d, "a", src.s, { waitMs: 25_000 }, new AbortController().signal);
+    await vi.waitFor(() => expect(src.claim).toHaveBeenCalledTimes(1));
+    // Another instance's order committed while the first claim was looking: the wake is kept.
+    d.wakeAll();
+    finishFirst([]);
+    expect(await polling).toEqual([order("6")]);
+    expect(src.claim).toHaveBeenCalledTimes(2);
+  });
+
+  it("claims once more after a claim in flight when woken meanwhile", async () => {
+    const d = new OrderDelivery();
+    d.recheckMs = 60_000;
+    let finishSecond!: (o: SlaveOrder[]) => void;
+    const second = new Promise<SlaveOrder[]>((r) => (finishSecond = r));
+    const src = source([[], second, [order("7")]]);
+    const polling = pollOrders(d, "a", src.s, { waitMs: 25_000 }, new AbortController().signal);
+    await vi.waitFor(() => expect(src.claim).toHaveBeenCalledTimes(1));
+    d.wakeAll();
+    await vi.waitFor(() => expect(src.claim).toHaveBeenCalledTimes(2));
+    d.wakeAll(); // the claim in flight may have looked before the commit
+    finishSecond([]);
+    expect(await polling).toEqual([order("7")]);
+    expect(src.claim).toHaveBeenCalledTimes(3);
+  });
+
+  it("re-checks at the delivery's current interval (1 s, or the safety net while notifications flow)", async () => {
+    vi.useFakeTimers();
+    try {
+      const d = new OrderDelivery();
+      d.recheckMs = 10_000;
+      const src = source([[], [], [order("8")]]);
+      const polling = pollOrders(d, "a", src.s, { waitMs: 25_000 }, new AbortController().signal);
+      await vi.advanceTimersByTimeAsync(9_000);
+      expect(src.claim).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(src.claim).toHaveBeenCalledTimes(2);
+      d.recheckMs = 1_000; // notifications stopped
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(await polling).toEqual([order("8")]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * Order pickup for slave EAs (docs/bridge-protocol.md §6.2): claims deliverable orders in the
  * database (pending, lease expired or `redeliver`), or parks the poll until new orders are offered
- * in-process (delivery.ts) or found by a periodic re-check (orders created by another instance).
+ * in-process (delivery.ts), announced by another instance (remote-orders.ts) or found by a
+ * periodic re-check (the safety net).
  * Delivery is at least once: an order stays pending until reported; a claim only sets a 10 s lease.
  */
 import { and, asc, eq, inArray, isNull, lt, not, or, sql } from "drizzle-orm";
@@ -15,8 +16,6 @@ import type { OrderDelivery } from "./delivery.ts";
 import { expiredUndelivered } from "./expiry.ts";
 import { DELIVERY_LEASE_MS } from "./hand-out.ts";
 import { toSlaveOrder } from "./order-mapper.ts";
-
-const RECHECK_MS = 1_000;
 
 /**
  * Claims up to `limit` deliverable orders (oldest first) and returns them with their new delivery
@@ -109,10 +108,12 @@ function mergeOrders(a: SlaveOrder[], b: SlaveOrder[]): SlaveOrder[] {
 /**
  * Long-poll: orders at once when any are deliverable, otherwise the first orders offered within
  * `waitMs` (or [] on timeout or when `aborted` fires). Orders taken from memory are recorded as
- * handed out by delivery.ts handOut. While waiting, the source is claimed again every
- * `recheckMs` (orders created by another instance, expired leases); orders pushed while such a
- * claim is in flight are answered at once, and whatever that claim leases afterwards is
- * released for the next poll rather than holding this answer back.
+ * handed out by delivery.ts handOut; orders another instance announced are claimed for this poll
+ * by remote-orders.ts. While waiting, the source is claimed again every `recheckMs` (default: the
+ * delivery's current interval — 1 s, or the slow safety net while notifications flow) and at once
+ * when the delivery wakes the poll (a lost or re-established LISTEN connection); orders pushed
+ * while such a claim is in flight are answered at once, and whatever that claim leases
+ * afterwards is released for the next poll rather than holding this answer back.
  */
 export async function pollOrders(
   delivery: OrderDelivery,
@@ -120,26 +121,41 @@ export async function pollOrders(
   source: OrderSource,
   opts: { waitMs: number },
   aborted: AbortSignal,
-  recheckMs = RECHECK_MS,
+  recheckMs?: number,
 ): Promise<SlaveOrder[]> {
+  // A wake during the first claim (whose snapshot may predate the commit it announces) is kept
+  // and honoured right after it.
+  let wokenEarly = false;
+  let onWake = () => {
+    wokenEarly = true;
+  };
   // Park before looking, so an order committed between the query and the wait is not missed.
-  const parked = delivery.park(accountId);
+  const parked = delivery.park(accountId, () => onWake());
   const claimed = await source.claim();
   if (claimed.length > 0 || opts.waitMs === 0) {
     parked.cancel();
     const pushed = await parked.orders;
     return mergeOrders(claimed, pushed);
   }
-  const onAbort = () => parked.cancel();
-  aborted.addEventListener("abort", onAbort, { once: true });
+  const abort = () => parked.cancel();
+  aborted.addEventListener("abort", abort, { once: true });
   // Aborted while the first claim ran (the listener was not there yet): answer at once.
   if (aborted.aborted) parked.cancel();
   const timer = setTimeout(() => parked.cancel(), opts.waitMs);
   let found: SlaveOrder[] = [];
   let answered = false;
+  let stopped = false;
+  let again = false;
   let checking: Promise<void> | null = null;
-  const recheck = setInterval(() => {
-    if (checking) return;
+  let recheck: NodeJS.Timeout | undefined;
+  const check = (): void => {
+    if (stopped) return;
+    // A wake while a claim runs: that claim may have looked before the commit; claim once more after it.
+    if (checking) {
+      again = true;
+      return;
+    }
+    clearTimeout(recheck);
     checking = source
       .claim()
       .then(async (o) => {
@@ -151,14 +167,23 @@ export async function pollOrders(
       .catch(() => undefined)
       .finally(() => {
         checking = null;
+        if (stopped) return;
+        if (again) {
+          again = false;
+          check();
+        } else recheck = setTimeout(check, recheckMs ?? delivery.recheckMs);
       });
-  }, recheckMs);
+  };
+  recheck = setTimeout(check, recheckMs ?? delivery.recheckMs);
+  onWake = check;
+  if (wokenEarly) check();
   const pushed = await parked.orders;
+  stopped = true;
   clearTimeout(timer);
-  clearInterval(recheck);
-  aborted.removeEventListener("abort", onAbort);
+  clearTimeout(recheck);
+  aborted.removeEventListener("abort", abort);
   // Nothing pushed (timeout, abort, or a recheck found orders): a claim in flight may have leased
-  // orders, which go out with this answer. (TypeScript cannot see the interval assign `checking`.)
+  // orders, which go out with this answer. (TypeScript cannot see the callbacks assign `checking`.)
   const inFlight = checking as Promise<void> | null;
   if (pushed.length === 0 && inFlight) await inFlight;
   answered = true;
