@@ -5,7 +5,7 @@
  * Rows not found (deleted meanwhile, another tenant's id) produce no message.
  */
 import { getTableColumns, inArray } from "drizzle-orm";
-import type { ServerMessage, SyncSummary } from "#contract";
+import type { ServerMessage } from "#contract";
 import type { Db } from "../db/client.ts";
 import { accounts, executions, signals, syncStates } from "../db/schema.ts";
 import { ofTenant } from "../db/scope.ts";
@@ -13,6 +13,7 @@ import { toAccount } from "../features/accounts/mappers.ts";
 import { findTenantPause } from "../features/bridge/tenant-pause.ts";
 import { toExecution, toSignal } from "../features/signals/mappers.ts";
 import { unconfirmedSlaveIdsSql } from "../features/signals/unconfirmed.ts";
+import { summaryOf } from "../features/sync/summary.ts";
 import type { RelayedType } from "./notify-payload.ts";
 
 /** Rows in the order of `ids` (a notice lists them in publishing order). */
@@ -25,12 +26,6 @@ function inIdOrder<T>(ids: string[], rows: T[], idOf: (r: T) => string): T[] {
 }
 
 /** The same summary sync/service.ts publishes, from the stored comparison. */
-function syncSummaryOf(row: typeof syncStates.$inferSelect): SyncSummary {
-  if (!row.snapshotTs) return { accountId: row.accountId, state: "unknown", differenceCount: 0, checkedAt: row.checkedAt.toISOString() };
-  const n = row.differences.length;
-  return { accountId: row.accountId, state: n > 0 ? "differences" : "in_sync", differenceCount: n, checkedAt: row.checkedAt.toISOString() };
-}
-
 /** The messages of `kind` for the tenant's rows `ids`, ready to deliver to this instance's sockets. */
 export async function loadMessages(db: Db, tenantId: string, kind: RelayedType, ids: string[]): Promise<ServerMessage[]> {
   switch (kind) {
@@ -54,7 +49,7 @@ export async function loadMessages(db: Db, tenantId: string, kind: RelayedType, 
     }
     case "sync_updated": {
       const rows = await db.select().from(syncStates).where(ofTenant(syncStates, tenantId, inArray(syncStates.accountId, ids)));
-      return inIdOrder(ids, rows, (r) => r.accountId).map((r) => ({ type: kind, data: syncSummaryOf(r) }));
+      return inIdOrder(ids, rows, (r) => r.accountId).map((r) => ({ type: kind, data: summaryOf(r.accountId, r) }));
     }
     case "trade_closed":
       return ids.map((signalId) => ({ type: kind, data: { signalId } }));

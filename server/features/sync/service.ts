@@ -18,6 +18,7 @@ import { ALERTED_KINDS, raiseSyncAlerts } from "./alerts.ts";
 import { reconcileMasterSnapshot } from "./master-sync.ts";
 import { queueRepairs } from "./repair.ts";
 import { computeSlaveSync, type SlaveSync } from "./slave-status.ts";
+import { summaryOf } from "./summary.ts";
 import { EMPTY_PLAN, findCopySettingsJson, findSyncState, listSyncStates, saveSyncState, type SyncStateRow } from "./store.ts";
 
 /** Per application context (one per server): the last piece of work queued on each account. */
@@ -43,11 +44,6 @@ export function serialised<T>(ctx: AppContext, accountId: string, work: () => Pr
 
 /** Whole seconds from `ts` to `now` (never negative), null without a snapshot. */
 const ageSeconds = (ts: Date | null, now: Date): number | null => (ts ? Math.max(0, Math.floor((now.getTime() - ts.getTime()) / 1000)) : null);
-
-function summaryOf(accountId: string, row: Pick<SyncStateRow, "differences" | "checkedAt" | "snapshotTs"> | null): SyncSummary {
-  if (!row || !row.snapshotTs) return { accountId, state: "unknown", differenceCount: 0, checkedAt: row?.checkedAt.toISOString() ?? null };
-  return { accountId, state: row.differences.length > 0 ? "differences" : "in_sync", differenceCount: row.differences.length, checkedAt: row.checkedAt.toISOString() };
-}
 
 /** The slave's autoSync setting (copy settings; default off). */
 async function autoSyncOf(ctx: AppContext, slave: AccountRow): Promise<AutoSync> {
