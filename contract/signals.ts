@@ -99,9 +99,47 @@ export const signalSchema = z.object({
 export type Signal = z.infer<typeof signalSchema>;
 export const signalListSchema = z.array(signalSchema);
 
+/**
+ * Keyset paging of GET /api/signals and GET /api/executions (issue 15; additive, a request without
+ * `before` gets the first page as always). A full page answers the next page's cursor in the
+ * `x-next-cursor` header (the body stays the §7 list); pass it back as `before`. The cursor is
+ * opaque: base64url of `<created_at, ISO with microseconds>|<id>` of the page's last row.
+ */
+export const NEXT_CURSOR_HEADER = "x-next-cursor";
+export interface ListCursor {
+  /** ISO 8601 UTC with microseconds, e.g. 2026-11-24T02:19:09.123456Z. */
+  createdAt: string;
+  id: string;
+}
+const CURSOR_TEXT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)\|([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+export function encodeListCursor(c: ListCursor): string {
+  return btoa(`${c.createdAt}|${c.id}`).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** The cursor, or null when `value` is not one this server wrote (malformed, or a date that does not exist). */
+export function decodeListCursor(value: string): ListCursor | null {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(value)) return null;
+  let text: string;
+  try {
+    text = atob(value.replace(/-/g, "+").replace(/_/g, "/"));
+  } catch {
+    return null;
+  }
+  const m = CURSOR_TEXT.exec(text);
+  if (!m?.[1] || !m[2] || Number.isNaN(Date.parse(m[1])) || m[1] < "1970") return null;
+  // Date.parse accepts 2026-02-31 (rolls over); PostgreSQL would refuse it with a 500.
+  if (new Date(m[1]).toISOString().slice(0, 10) !== m[1].slice(0, 10)) return null;
+  return { createdAt: m[1], id: m[2] };
+}
+
+const cursorParamSchema = z.string().refine((v) => decodeListCursor(v) !== null, "before must be a cursor from the x-next-cursor header");
+
 export const listSignalsQuerySchema = z.object({
   status: signalStatusSchema.optional(),
   limit: z.coerce.number().int().min(1).max(5000).default(1000),
+  /** Next page: the previous page's `x-next-cursor`. */
+  before: cursorParamSchema.optional(),
 });
 
 export const executionSchema = z.object({
@@ -171,4 +209,6 @@ export const listExecutionsQuerySchema = z.object({
   accountId: z.uuid().optional(),
   status: executionStatusSchema.optional(),
   limit: z.coerce.number().int().min(1).max(10000).default(2000),
+  /** Next page: the previous page's `x-next-cursor`. */
+  before: cursorParamSchema.optional(),
 });

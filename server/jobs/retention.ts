@@ -4,9 +4,10 @@
  * - idempotency keys older than 24 h;
  * - minute balance/equity samples and their 15-minute rollup older than 35 days (the hourly
  *   rollup keeps that history; analytics ranges longer than 24 h read it);
- * - delivered or failed alert notifications older than 30 days (audit logs keep the record).
+ * - delivered or failed alert notifications older than 30 days (audit logs keep the record);
+ * - `analyze` when asked (the embedded PGlite has no autovacuum to keep planner statistics fresh).
  */
-import { and, inArray, lt } from "drizzle-orm";
+import { and, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { accountSamples, accountSamples15m, alertNotifications } from "../db/schema.ts";
 import { purgeExpiredIdempotencyKeys } from "../features/bridge/idempotency.ts";
@@ -15,7 +16,7 @@ import { purgeReplayCache } from "../features/bridge/replay-cache.ts";
 export const MINUTE_SAMPLE_RETENTION_DAYS = 35;
 export const NOTIFICATION_RETENTION_DAYS = 30;
 
-export async function runRetention(db: Db, now = new Date()) {
+export async function runRetention(db: Db, now = new Date(), opts: { analyze?: boolean } = {}) {
   const day = 86_400_000;
   const replay = await purgeReplayCache(db, now);
   const idempotency = await purgeExpiredIdempotencyKeys(db, now);
@@ -26,5 +27,6 @@ export async function runRetention(db: Db, now = new Date()) {
     .delete(alertNotifications)
     .where(and(inArray(alertNotifications.status, ["sent", "failed"]), lt(alertNotifications.createdAt, new Date(now.getTime() - NOTIFICATION_RETENTION_DAYS * day))))
     .returning({ id: alertNotifications.id });
+  if (opts.analyze) await db.execute(sql`analyze`);
   return { replay, idempotency, samples: samples.length, notifications: notifications.length };
 }

@@ -46,6 +46,11 @@ export const signals = pgTable(
     // A (ticket, leg) identifies one live leg; a replaced master may reuse old tickets later.
     uniqueIndex("signals_tenant_active_ticket_key").on(t.tenantId, t.masterTicket, t.leg).where(sql`${t.status} = 'active'`),
     index("signals_tenant_status_idx").on(t.tenantId, t.status, t.createdAt),
+    // Keyset pages of GET /api/signals, newest first with ties by id: read backwards (ascending
+    // columns, so the backward scan matches ORDER BY … DESC, whose NULLS FIRST a DESC NULLS LAST index would not).
+    index("signals_tenant_created_id_idx").on(t.tenantId, t.createdAt, t.id),
+    // status=active (Live Trades): only live rows are in it, so the view never walks closed history.
+    index("signals_active_created_id_idx").on(t.tenantId, t.createdAt, t.id).where(sql`${t.status} = 'active'`),
     // The silence sweep (every 10 s, all tenants): active signals the master already closed.
     index("signals_active_master_closed_idx").on(t.masterClosedAt).where(sql`${t.status} = 'active' and ${t.masterClosedAt} is not null`),
   ],
@@ -132,6 +137,9 @@ export const executions = pgTable(
     index("executions_pending_idx").on(t.slaveAccountId, t.createdAt).where(sql`${t.status} = 'pending'`),
     index("executions_signal_idx").on(t.signalId),
     index("executions_tenant_created_idx").on(t.tenantId, t.createdAt),
+    // Keyset pages of GET /api/executions (newest first, ties by id), all and per slave.
+    index("executions_tenant_created_id_idx").on(t.tenantId, t.createdAt, t.id),
+    index("executions_slave_created_id_idx").on(t.slaveAccountId, t.createdAt, t.id),
     index("executions_tenant_reported_idx").on(t.tenantId, t.reportedAt),
     // Exactly one verdict per (signal, slave): the opening execution is queued, rejected or skipped once.
     // A reconciliation repair (origin 'sync') re-opens a copy closed by hand: not a second verdict.

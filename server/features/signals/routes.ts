@@ -1,8 +1,9 @@
 /**
  * GET /api/signals, GET /api/executions (spec §7), /api/executions/summary, /api/executions/verdicts
- * and GET /api/bridge/stats.
+ * and GET /api/bridge/stats. The lists are keyset-paged (queries.ts): `before` = the previous
+ * page's `x-next-cursor` header, sent whenever a page is full.
  */
-import { and, count, desc, eq, getTableColumns, gte, inArray, ne, sql } from "drizzle-orm";
+import { and, count, eq, gte, inArray, ne, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import {
@@ -10,12 +11,13 @@ import {
   executionVerdictsQuerySchema,
   listExecutionsQuerySchema,
   listSignalsQuerySchema,
+  NEXT_CURSOR_HEADER,
   TERMINAL_REFUSED_CODE,
   verdictLabel,
   type ExecutionSummary,
   type ExecutionVerdicts,
 } from "#contract";
-import { executions, signals } from "../../db/schema.ts";
+import { executions } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
 import type { AppContext } from "../../http/context.ts";
 import { notFound } from "../../http/errors.ts";
@@ -23,45 +25,23 @@ import { findAccount } from "../accounts/queries.ts";
 import { tenantIdOf } from "../auth/guard.ts";
 import { bridgeStats } from "../bridge/stats.ts";
 import { toExecution, toSignal } from "./mappers.ts";
-import { unconfirmedSlaveIdsSql } from "./unconfirmed.ts";
+import { cursorOf, listExecutions, listSignals } from "./queries.ts";
 
 export function registerSignalRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.get("/signals", { schema: { querystring: listSignalsQuerySchema } }, async (request) => {
-    const { status, limit } = request.query;
-    const rows = await ctx.db
-      // unconfirmedSlaveIds: the ended signals' slaves still to confirm the close (one aggregate per row).
-      .select({ ...getTableColumns(signals), unconfirmedSlaveIds: unconfirmedSlaveIdsSql })
-      .from(signals)
-      .where(ofTenant(signals, tenantIdOf(request), status ? eq(signals.status, status) : undefined))
-      .orderBy(desc(signals.createdAt), desc(signals.id))
-      .limit(limit);
-    return rows.map(toSignal);
+  api.get("/signals", { schema: { querystring: listSignalsQuerySchema } }, async (request, reply) => {
+    const { status, limit, before } = request.query;
+    const page = await listSignals(ctx.db, tenantIdOf(request), { status, limit, before: cursorOf(before) });
+    if (page.nextCursor) void reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
+    return page.rows.map(toSignal);
   });
 
-  api.get("/executions", { schema: { querystring: listExecutionsQuerySchema } }, async (request) => {
-    const q = request.query;
-    const rows = await ctx.db
-      .select()
-      .from(executions)
-      .where(
-        ofTenant(
-          executions,
-          tenantIdOf(request),
-          and(
-            q.signalId ? eq(executions.signalId, q.signalId) : undefined,
-            q.accountId ? eq(executions.slaveAccountId, q.accountId) : undefined,
-            q.status ? eq(executions.status, q.status) : undefined,
-            q.signalStatus
-              ? inArray(executions.signalId, ctx.db.select({ id: signals.id }).from(signals).where(ofTenant(signals, tenantIdOf(request), eq(signals.status, q.signalStatus))))
-              : undefined,
-          ),
-        ),
-      )
-      .orderBy(desc(executions.createdAt), desc(executions.id))
-      .limit(q.limit);
-    return rows.map(toExecution);
+  api.get("/executions", { schema: { querystring: listExecutionsQuerySchema } }, async (request, reply) => {
+    const { before, ...q } = request.query;
+    const page = await listExecutions(ctx.db, tenantIdOf(request), { ...q, before: cursorOf(before) });
+    if (page.nextCursor) void reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
+    return page.rows.map(toExecution);
   });
 
   api.get("/executions/summary", { schema: { querystring: executionSummaryQuerySchema } }, async (request) => {
