@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import { z } from "zod";
+import { REQUEST_LOG_MODES, type RequestLogMode } from "./http/request-log.ts";
 import { DEFAULT_OUTBOUND_TIMEOUT_MS, parseAllowHosts, type OutboundPolicy } from "./features/outbound/address-policy.ts";
 
 const bool = z
@@ -30,6 +31,8 @@ const envSchema = z.object({
     .optional()
     .or(z.literal("").transform(() => undefined)),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Request lines: `errors` (5xx answers only), `all` (every request, two lines), `off` (server/http/request-log.ts). */
+  LOG_REQUESTS: z.enum(REQUEST_LOG_MODES).default("errors"),
   /** Serve the built dashboard from this folder (default web/dist). */
   WEB_DIST: z.string().optional(),
   /** Folder holding MQL4/ and MQL5/ (the Expert Advisors zipped for GET /downloads/copybridge-ea.zip); default terminals. */
@@ -67,6 +70,18 @@ const envSchema = z.object({
   LOGIN_DELAY_MAX_SECONDS: z.coerce.number().int().min(1).default(900),
   /** Bridge signature tolerance, seconds (spec §9: ±60). */
   BRIDGE_TS_TOLERANCE_S: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Bridge admission (http/admission.ts): requests running at once, all tenants. */
+  BRIDGE_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(256),
+  /** …and per tenant (also how many of one tenant may wait). */
+  BRIDGE_MAX_IN_FLIGHT_PER_TENANT: z.coerce.number().int().min(1).max(100_000).default(64),
+  /** Requests waiting for a slot, all tenants. */
+  BRIDGE_MAX_QUEUED: z.coerce.number().int().min(0).max(100_000).default(256),
+  /** Longest time from arrival until a bridge request must have started, else 503, ms. */
+  BRIDGE_QUEUE_BUDGET_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+  /** Shed every new bridge request while the event loop's mean delay over the last second exceeds this, ms; 0 = never. */
+  BRIDGE_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(200),
+  /** Retry-After of a shed request (503 overloaded), seconds. */
+  BRIDGE_RETRY_AFTER_S: z.coerce.number().int().min(1).max(3600).default(1),
   /** Body limit for JSON requests, bytes. */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
   /** SMTP server for email alerts, e.g. smtp://user:pass@host:587. */
@@ -113,6 +128,8 @@ export type Config = {
   databasePoolSize: number;
   secretKeyHex: string | undefined;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+  /** Which requests get a log line (LOG_REQUESTS). */
+  logRequests: RequestLogMode;
   webDist: string;
   terminalsDir: string;
   sessionIdleMs: number;
@@ -130,6 +147,15 @@ export type Config = {
     delayMaxSeconds: number;
   };
   bridgeTsToleranceS: number;
+  /** Bridge admission control (http/admission.ts, README § Configuration). */
+  admission: {
+    maxInFlight: number;
+    maxPerTenant: number;
+    maxQueued: number;
+    queueBudgetMs: number;
+    maxEventLoopDelayMs: number;
+    retryAfterS: number;
+  };
   bodyLimitBytes: number;
   smtpUrl: string | undefined;
   alertFrom: string;
@@ -161,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: e.DATABASE_POOL_SIZE,
     secretKeyHex: e.SECRET_KEY,
     logLevel: e.LOG_LEVEL,
+    logRequests: e.LOG_REQUESTS,
     webDist: resolve(e.WEB_DIST ?? new URL("../web/dist", import.meta.url).pathname),
     terminalsDir: resolve(e.TERMINALS_DIR ?? new URL("../terminals", import.meta.url).pathname),
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
@@ -176,6 +203,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       delayMaxSeconds: Math.max(e.LOGIN_DELAY_MAX_SECONDS, e.LOGIN_DELAY_BASE_SECONDS),
     },
     bridgeTsToleranceS: e.BRIDGE_TS_TOLERANCE_S,
+    admission: {
+      maxInFlight: e.BRIDGE_MAX_IN_FLIGHT,
+      maxPerTenant: Math.min(e.BRIDGE_MAX_IN_FLIGHT_PER_TENANT, e.BRIDGE_MAX_IN_FLIGHT),
+      maxQueued: e.BRIDGE_MAX_QUEUED,
+      queueBudgetMs: e.BRIDGE_QUEUE_BUDGET_MS,
+      maxEventLoopDelayMs: e.BRIDGE_MAX_EVENT_LOOP_DELAY_MS,
+      retryAfterS: e.BRIDGE_RETRY_AFTER_S,
+    },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     smtpUrl: e.SMTP_URL || undefined,
     alertFrom: e.ALERT_FROM,

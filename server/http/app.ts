@@ -30,7 +30,9 @@ import { registerSymbolMapRoutes } from "../features/symbol-maps/routes.ts";
 import { registerSyncRoutes } from "../features/sync/routes.ts";
 import { registerRealtimeRoutes } from "../realtime/routes.ts";
 import type { AppContext } from "./context.ts";
+import { installAdmission } from "./admission.ts";
 import { installErrorHandler } from "./error-handler.ts";
+import { requestLogController } from "./request-log.ts";
 import { registerStatic } from "./static.ts";
 import { assertCrossSiteSafe, registerSecurityHeaders } from "./security.ts";
 
@@ -58,6 +60,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
             },
           }
         : logger,
+    // Per-request lines only with LOG_REQUESTS=all; by default just failed (5xx) answers (request-log.ts).
+    logController: requestLogController(ctx.config.logRequests),
     bodyLimit: ctx.config.bodyLimitBytes,
     trustProxy: ctx.config.trustProxy,
     return503OnClosing: true,
@@ -123,6 +127,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // The signed terminal protocol (docs/bridge-protocol.md).
   await app.register(
     async (v1) => {
+      installAdmission(v1, ctx.config.admission);
       installBridgeAuth(v1, ctx);
       registerMasterRoutes(v1, ctx);
       registerSlaveRoutes(v1, ctx);

@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   idempotency_mismatch: 422,
   rate_limited: 429,
+  /** Bridge admission shed the request before doing anything (http/admission.ts); Retry-After says when. */
+  overloaded: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

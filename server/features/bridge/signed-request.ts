@@ -4,6 +4,9 @@
  * timestamp window (timestamp_out_of_window), the signature over the raw body bytes
  * (bad_signature: hex form and length first, then a constant-time compare) and last whether the
  * key is enabled (key_disabled — told only to a caller who proved they hold the secret).
+ * The timestamp's age is measured at the request's ARRIVAL (`request.arrivedAtMs`, set by
+ * http/admission.ts in the first hook), never when verification runs: time a request spends
+ * waiting inside the server (admission queue, database pool) must not turn it into a 401.
  * Nothing is written for a rejected request.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
@@ -43,7 +46,8 @@ export async function verifySignedRequest(
   secrets: SecretBox,
   request: FastifyRequest,
   toleranceS: number,
-  nowMs = Date.now(),
+  // Outside /v1 (signed dashboard GETs) no arrival is recorded: verification runs on arrival there.
+  nowMs = request.arrivedAtMs || Date.now(),
 ): Promise<VerifiedRequest> {
   const keyId = header(request, "x-api-key");
   const tsText = header(request, "x-ts");

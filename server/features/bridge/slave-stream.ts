@@ -8,6 +8,7 @@ import type { FastifyInstance } from "fastify";
 import type { WebSocket } from "ws";
 import { z } from "zod";
 import type { SlaveOrder } from "#contract";
+import { releaseAdmission } from "../../http/admission.ts";
 import type { AppContext } from "../../http/context.ts";
 import { claimDeliverable } from "../copy-engine/delivery/slave-delivery.ts";
 import { apiKeyAuthOf } from "./auth.ts";
@@ -34,6 +35,8 @@ export function registerSlaveStream(app: FastifyInstance, ctx: AppContext): void
           detach = ctx.delivery.attachStream(slave.id, { send });
           send(await claimDeliverable(ctx, auth.tenantId, slave.id, { redeliver: true, limit: 500 }));
         })
+        // The open stream does no work until orders come: its admission slot goes back now (http/admission.ts).
+        .finally(() => releaseAdmission(request))
         .catch((err: unknown) => {
           request.log.warn({ err }, "slave stream refused");
           socket.close(4404, err instanceof Error ? err.message.slice(0, 100) : "refused");

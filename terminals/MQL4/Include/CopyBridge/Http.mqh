@@ -5,8 +5,8 @@
 //| seconds), x-signature = lowercase hex HMAC-SHA256(secret,         |
 //| METHOD + PATH + TS + BODY); the body is sent as its UTF-8 bytes   |
 //| WITHOUT a terminating zero, the same bytes on every retry.        |
-//| Retries (exponential backoff): transport errors (-1), 5xx, 429    |
-//| (Retry-After honoured), 409 in_flight, 409 replayed (re-signed    |
+//| Retries (exponential backoff): transport errors (-1), 5xx, 429 and|
+//| 503 (Retry-After honoured), 409 in_flight, 409 replayed (re-signed|
 //| with a newer time). No retry: 400, 401, 403, 404, 409 conflict /  |
 //| login_mismatch, 413, 415, 422. Fatal (the EA stops): 401          |
 //| key_disabled / bad_signature / unknown_key, 409 login_mismatch.   |
@@ -280,7 +280,7 @@ public:
             bool retry=(status>=500 || status==429 || (status==409 && (m_lastCode=="in_flight" || m_lastCode=="replayed")));
             if(!retry)
                return(status);
-            if(status==429)
+            if(status==429 || status==503)   // 503 overloaded: the server says when to come back
               {
                int ra=RetryAfterSec(resultHeaders);
                if(ra>=0)
