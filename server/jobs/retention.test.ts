@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../test-support/context.ts";
 import { runRetention } from "./retention.ts";
 
-/** Rows of pg_stats for the replay cache (statistics exist only once a table with rows was analysed). */
+/** Rows of pg_stats for job_leases (statistics exist only once a table with rows was analysed). */
 async function statsRows(t: TestContext): Promise<number> {
-  const result = (await t.ctx.db.execute(sql`select count(*)::int as n from pg_stats where tablename = 'job_leases'`)) as unknown as { rows: { n: number }[] };
-  return result.rows[0]?.n ?? 0;
+  const result: unknown = await t.ctx.db.execute(sql`select count(*)::int as n from pg_stats where tablename = 'job_leases'`);
+  // Both drivers answer execute() with `{ rows }`.
+  return (result as { rows: { n: number }[] }).rows[0]?.n ?? 0;
 }
 
 describe("retention on the embedded database", () => {
