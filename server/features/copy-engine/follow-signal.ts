@@ -11,10 +11,10 @@
 import Big from "big.js";
 import type { Db } from "../../db/client.ts";
 import { conflict, notFound } from "../../http/errors.ts";
-import { copyComment, type MasterFollow } from "./domain/index.ts";
+import { copyComment } from "./domain/index.ts";
 import { planLegsFollow } from "./domain/legs.ts";
 import type { EventPlan, LegChange, SignalEventInput } from "./event-plan.ts";
-import { legStatesOf, loadFollowContexts, signalChangesOf } from "./store/follow-store.ts";
+import { legStatesOf, loadFollowContexts, masterFollowOf, signalChangesOf } from "./store/follow-store.ts";
 import type { NewExecution } from "./store/record-event.ts";
 
 /**
@@ -34,14 +34,7 @@ export async function followSignal(tx: Db, input: SignalEventInput): Promise<Eve
   if (contexts.length === 0) throw notFound(`Open signal for master ticket ${order.ticket}`);
 
   // Decide.
-  const follow: MasterFollow = {
-    type,
-    volume: order.volume ?? null,
-    price: order.price ?? null,
-    stopLimitPrice: order.stopLimitPrice ?? null,
-    sl: order.sl,
-    tp: order.tp,
-  };
+  const follow = masterFollowOf(type, order);
   const plan = planLegsFollow(legStatesOf(contexts), follow, origin === "signal" ? event.ts * 1000 : null);
   if (plan.kind === "conflict") throw conflict(plan.message);
 

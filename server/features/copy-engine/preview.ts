@@ -21,10 +21,10 @@ import type { AppContext } from "../../http/context.ts";
 import { AppError, conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
 import { findMaster } from "../accounts/queries.ts";
-import { planOpen, type MasterFollow, type OpenPlan } from "./domain/index.ts";
+import { planOpen, type OpenPlan } from "./domain/index.ts";
 import { claimLeg, planLegsFollow } from "./domain/legs.ts";
 import { masterOpenOf } from "./open-signal.ts";
-import { legStatesOf, loadFollowContexts } from "./store/follow-store.ts";
+import { legStatesOf, loadFollowContexts, masterFollowOf } from "./store/follow-store.ts";
 import { loadActiveLegs, loadOpenContext } from "./store/open-store.ts";
 
 /** Purpose label of the confirm token's derived key (SecretBox.mac). */
@@ -153,14 +153,7 @@ async function previewFollow(tx: Db, tenantId: string, event: PreviewEvent): Pro
   // Inside the rolled-back transaction: its row lock waits for a signal being written, never writes.
   const contexts = await loadFollowContexts(tx, tenantId, order.ticket);
   if (contexts.length === 0) throw notFound(`Open signal for master ticket ${order.ticket}`);
-  const follow: MasterFollow = {
-    type,
-    volume: order.volume ?? null,
-    price: order.price ?? null,
-    stopLimitPrice: order.stopLimitPrice ?? null,
-    sl: order.sl,
-    tp: order.tp,
-  };
+  const follow = masterFollowOf(type, order);
   // Every live leg the event reaches (one for a hedging master's position), as the real event plans it.
   const plan = planLegsFollow(legStatesOf(contexts), follow, event.ts * 1000);
   if (plan.kind === "conflict") throw conflict(plan.message);

@@ -7,7 +7,7 @@
  * in points of the slave symbol.
  */
 import type { OrderType, Side, SyncDifference, SyncOrder, SyncSkip } from "#contract";
-import type { Decimal, SymbolVolumeSpec } from "./types.ts";
+import type { Decimal, MasterOpen, SymbolVolumeSpec } from "./types.ts";
 
 // ---------------------------------------------------------------- master side
 
@@ -86,21 +86,7 @@ export interface MasterReconcileInput {
  * - `modify`: the position's SL/TP differ from the signal's.
  */
 export type MasterAction =
-  | {
-      kind: "open";
-      type: "OPEN" | "PENDING_OPEN";
-      ticket: string;
-      symbol: string;
-      side: Side;
-      orderType: OrderType;
-      volume: Decimal;
-      price: Decimal;
-      stopLimitPrice: Decimal | null;
-      sl: Decimal | null;
-      tp: Decimal | null;
-      magic: string | null;
-      eventTimeMs: number;
-    }
+  | ({ kind: "open" } & Omit<MasterOpen, "origin">)
   | { kind: "add"; ticket: string; symbol: string; side: Side; volume: Decimal; price: Decimal; sl: Decimal | null; tp: Decimal | null; magic: string | null; eventTimeMs: number }
   | { kind: "close"; ticket: string; volume: Decimal | null; price: Decimal | null }
   | { kind: "cancel"; ticket: string }

@@ -5,11 +5,11 @@
  * stores the signal's new state (signalChangesOf).
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { OrderType, Side } from "#contract";
+import type { OrderType, SignalEvent, Side } from "#contract";
 import type { Db } from "../../../db/client.ts";
 import { copySettings, executions, positionLinks, signals, symbolSpecs } from "../../../db/schema.ts";
 import type { SignalRow } from "../../signals/mappers.ts";
-import type { CopyHolding, FollowPlan, SignalState } from "../domain/index.ts";
+import type { CopyHolding, FollowPlan, MasterFollow, SignalState } from "../domain/index.ts";
 import type { LegState } from "../domain/legs.ts";
 import type { SignalChanges } from "./record-event.ts";
 import { settingsOf } from "../../copy-settings/settings-of.ts";
@@ -30,6 +30,11 @@ export interface FollowContext {
  * reversed copy differs from the signal), the slave's current copyStopLoss / copyTakeProfit and
  * the spec of the copy's symbol. [] when the ticket has no active signal.
  */
+/** The domain's view of a master follow-up event (wire `order` fields; CLOSE volume = lots closed). */
+export function masterFollowOf(type: MasterFollow["type"], order: SignalEvent["order"]): MasterFollow {
+  return { type, volume: order.volume ?? null, price: order.price ?? null, stopLimitPrice: order.stopLimitPrice ?? null, sl: order.sl, tp: order.tp };
+}
+
 export async function loadFollowContexts(tx: Db, tenantId: string, ticket: string): Promise<FollowContext[]> {
   const rows = await tx
     .select({ signal: signals, exec: executions, link: positionLinks, settings: copySettings.settings, spec: symbolSpecs })
