@@ -24,6 +24,7 @@ describe("RealtimeHub relay", () => {
     const msg: ServerMessage = { type: "trade_closed", data: { signalId: "x" } };
     expect(hub.publish("t1", msg)).toBe(1);
     expect(hub.deliver("t1", msg)).toBe(1);
+    hub.flush();
     expect(s.sent).toHaveLength(2);
     expect(relayed).toEqual([["t1", msg]]);
     // A revoked session: closed here, and elsewhere when its tenant is known.

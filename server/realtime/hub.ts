@@ -1,6 +1,11 @@
 /**
  * Per-tenant socket channels for /ws (spec §4). A socket joins exactly one tenant channel when it
  * authenticates; `publish` serialises a message once and sends it to that tenant's sockets only.
+ * Sending is deferred and coalesced (issue 15, goal 7): messages published during one turn of the
+ * event loop are queued per socket and written on the next turn (`setImmediate`), each socket's
+ * frames corked into one write. So a request that publishes (a master's signal: 1 + N messages)
+ * answers first, and 500 sockets cost 500 writes per turn, not 500 × messages. The frames and
+ * their order are unchanged: one `{type, data}` JSON text frame per message.
  * With several instances on one PostgreSQL, `publish` also hands the message to the relay
  * (realtime/cluster.ts), which tells the other instances; they load the rows and `deliver` the
  * message to their own sockets only (no relay again, so nothing echoes).
@@ -14,9 +19,17 @@ export interface HubSocket {
   close(code?: number, reason?: string): void;
 }
 
+/** What `ws` keeps of its TCP socket (`_socket`): corked, a socket's frames leave in one write. */
+interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+
 interface Member {
   socket: HubSocket;
   sessionId: string | null;
+  /** Texts waiting for the next flush, in publish order. */
+  queue: string[];
 }
 
 const OPEN = 1;
@@ -32,6 +45,9 @@ export interface HubRelay {
 export class RealtimeHub {
   private readonly channels = new Map<string, Set<Member>>();
   private relay: HubRelay | null = null;
+  /** Members with queued texts; flushed together on the next turn of the event loop. */
+  private readonly dirty = new Set<Member>();
+  private flushScheduled = false;
 
   /** Sets (or, with null, removes) the relay to other instances. */
   setRelay(relay: HubRelay | null): void {
@@ -45,12 +61,13 @@ export class RealtimeHub {
       set = new Set();
       this.channels.set(tenantId, set);
     }
-    const member: Member = { socket, sessionId };
+    const member: Member = { socket, sessionId, queue: [] };
     set.add(member);
     return () => {
       const s = this.channels.get(tenantId);
       if (!s) return;
       s.delete(member);
+      this.dirty.delete(member);
       if (s.size === 0) this.channels.delete(tenantId);
     };
   }
@@ -65,22 +82,51 @@ export class RealtimeHub {
     return sent;
   }
 
-  /** Sends `message` to this instance's open sockets of `tenantId` only; returns how many received it. */
+  /**
+   * Queues `message` for this instance's open sockets of `tenantId` only (written on the next turn,
+   * see the module comment); returns how many sockets it was queued for.
+   */
   deliver(tenantId: string, message: ServerMessage): number {
     const set = this.channels.get(tenantId);
     if (!set || set.size === 0) return 0;
     const text = JSON.stringify(message);
-    let sent = 0;
+    let queued = 0;
     for (const m of set) {
       if (m.socket.readyState !== OPEN) continue;
+      m.queue.push(text);
+      this.dirty.add(m);
+      queued++;
+    }
+    if (queued > 0 && !this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+    return queued;
+  }
+
+  /**
+   * Writes every queued text now: per socket, its frames in order inside one cork/uncork. Called
+   * on the turn after a publish; callable directly (tests, shutdown).
+   */
+  flush(): void {
+    this.flushScheduled = false;
+    const members = [...this.dirty];
+    this.dirty.clear();
+    for (const m of members) {
+      const texts = m.queue;
+      m.queue = [];
+      if (m.socket.readyState !== OPEN) continue;
+      const raw = (m.socket as { _socket?: Partial<Corkable> })._socket;
+      const tcp = raw && typeof raw.cork === "function" && typeof raw.uncork === "function" ? (raw as Corkable) : null;
+      tcp?.cork();
       try {
-        m.socket.send(text);
-        sent++;
+        for (const text of texts) m.socket.send(text);
       } catch {
         // A socket that fails to send is closing; its close handler removes it.
+      } finally {
+        tcp?.uncork();
       }
     }
-    return sent;
   }
 
   /**
