@@ -18,6 +18,7 @@ import { startCluster, type Cluster } from "./realtime/cluster.ts";
 import { SecretBox } from "./features/api-keys/secret-box.ts";
 import { OrderDelivery } from "./features/copy-engine/delivery/delivery.ts";
 import { DomainEvents } from "./events/domain-events.ts";
+import { openAccountLocks } from "./db/account-locks.ts";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
     secrets: SecretBox.load(config.secretKeyHex, config.dataDir),
     delivery: new OrderDelivery(),
     events: new DomainEvents((err, name) => console.error(`domain event ${name} listener failed:`, err)),
+    // Snapshot processing of one account runs on one instance at a time (sync/service.ts).
+    ...(config.databaseUrl ? { accountLocks: openAccountLocks(config.databaseUrl) } : {}),
   };
   const app = await buildApp(ctx);
   // Instances sharing a PostgreSQL hear each other's orders and dashboard messages; PGlite is one process.
@@ -60,6 +63,7 @@ async function main(): Promise<void> {
     await app.close().catch((err: unknown) => app.log.error({ err }, "close failed"));
     await stopJobs().catch((err: unknown) => app.log.error({ err }, "stopping jobs failed"));
     await cluster?.close().catch((err: unknown) => app.log.error({ err }, "closing the LISTEN connection failed"));
+    await ctx.accountLocks?.close().catch((err: unknown) => app.log.error({ err }, "closing the account lock pool failed"));
     await backups?.close().catch((err: unknown) => app.log.error({ err }, "closing the backup socket failed"));
     await database.close().catch((err: unknown) => app.log.error({ err }, "database close failed"));
     process.exit(0);

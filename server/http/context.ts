@@ -9,6 +9,7 @@ import type { RealtimeHub } from "../realtime/hub.ts";
 import type { SecretBox } from "../features/api-keys/secret-box.ts";
 import type { OrderDelivery } from "../features/copy-engine/delivery/delivery.ts";
 import type { DomainEvents } from "../events/domain-events.ts";
+import type { AccountLocks } from "../db/account-locks.ts";
 
 export interface AppContext {
   config: Config;
@@ -24,6 +25,8 @@ export interface AppContext {
   delivery: OrderDelivery;
   /** Post-commit domain events (alerts observe them). */
   events: DomainEvents;
+  /** Cross-instance lock per account (PostgreSQL only; db/account-locks.ts). Absent on PGlite: one process. */
+  accountLocks?: AccountLocks;
 }
 
 /** Who is calling: a dashboard session, or a signed API key (bridge or DASHBOARD scope). */

@@ -5,7 +5,9 @@
  *   missing copies and orphans, the slave's autoSync part of the plan queued;
  * - GET/POST /api/accounts/:id/sync and GET /api/sync.
  * Every recomputation of a snapshot publishes `sync_updated` (GET does not: the dashboard refetches
- * on that message). Work on one account is serialised in-process (snapshots, dry runs, applies).
+ * on that message). Work on one account is serialised (snapshots, dry runs, applies): in-process by
+ * a chain per account, and across instances on one PostgreSQL by the account's lock
+ * (db/account-locks.ts) taken inside that chain.
  */
 import type { AutoSync, SyncResult, SyncStatus, SyncSummary } from "#contract";
 import type { AppContext } from "../../http/context.ts";
@@ -24,8 +26,16 @@ import { EMPTY_PLAN, findCopySettingsJson, findSyncState, listSyncStates, saveSy
 /** Per application context (one per server): the last piece of work queued on each account. */
 const chainsOf = new WeakMap<AppContext, Map<string, Promise<unknown>>>();
 
-/** Runs `work` after every earlier piece of work on `accountId` in this server (snapshots, dry runs, applies). */
+/**
+ * Runs `work` after every earlier piece of work on `accountId` in this server (snapshots, dry runs,
+ * applies) and, with several instances, while no other instance works on it.
+ */
 export function serialised<T>(ctx: AppContext, accountId: string, work: () => Promise<T>): Promise<T> {
+  const locks = ctx.accountLocks;
+  return chained(ctx, accountId, locks ? () => locks.run(`sync:${accountId}`, work) : work);
+}
+
+function chained<T>(ctx: AppContext, accountId: string, work: () => Promise<T>): Promise<T> {
   let chains = chainsOf.get(ctx);
   if (!chains) {
     chains = new Map();
