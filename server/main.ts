@@ -21,6 +21,7 @@ import { DomainEvents } from "./events/domain-events.ts";
 import { openAccountLocks } from "./db/account-locks.ts";
 
 async function main(): Promise<void> {
+  if (process.env.BENCH_LOOP_DELAY_FILE) (await import("./loop-delay-probe.ts")).startLoopDelayProbe(process.env.BENCH_LOOP_DELAY_FILE); // benchmarks only
   const config = loadConfig();
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   await runMigrations(database);

@@ -10,6 +10,8 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export interface RunningServer {
   url: string;
   port: number;
+  /** The server process's id (benchmarks read its CPU time from /proc). */
+  pid: number;
   /** Log lines printed so far (JSON lines from pino). */
   output: string[];
   /** Sends a signal to the process (SIGKILL simulates a crash; follow with stop()). */
@@ -52,6 +54,7 @@ export async function startServer(env: Record<string, string | undefined>): Prom
   return {
     url,
     port,
+    pid: child.pid ?? 0,
     output,
     kill: (signal) => {
       child.kill(signal);

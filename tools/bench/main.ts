@@ -1,22 +1,32 @@
 /**
- * `npm run bench` — (1) copy latency (master POST → order in the slave's hands) for 1, 10 and 100
- * slaves on PGlite and PostgreSQL, beside a bare node:http round trip measured in the same run;
- * (2) GET /api/analytics/performance with a year of minute samples for 20 accounts;
- * (3) GET /api/audit-logs pages for a tenant with a million entries.
+ * `npm run bench` — every scenario, or those named by `--only a,b` (each writes its own
+ * `<!-- name:start -->…<!-- name:end -->` section of docs/benchmarks.md):
+ * - copy: copy latency (master POST → order in the slave's hands) for 1, 10 and 100 slaves on
+ *   PGlite and PostgreSQL, beside a bare node:http round trip measured in the same run (section `bench`);
+ * - analytics: GET /api/analytics/performance with a year of minute samples for 20 accounts;
+ * - audit: GET /api/audit-logs pages for a tenant with a million entries;
+ * - issue 15, each beside its baseline relay in the same run, with a "Goal N" verdict:
+ *   cost (goal 1), latency (goal 2), ingest (goal 3), overload (goals 4 and 5), idle (goal 6);
+ *   and, from scale-sections.ts when present, fanout, instances, history.
  * Prints the tables and writes them into docs/benchmarks.md. Not part of `npm test`.
- * Options: --only copy|analytics|audit  --slaves 1,10,100  --db pglite,postgres  --events 400
- *          --accounts 20  --days 365  --requests 20  --no-write
+ * Options: --only <names>  --quick (every issue-15 scenario shrunk to seconds, nothing written)
+ *          --slaves 1,10,100  --db pglite,postgres  --events 400  --accounts 20  --days 365
+ *          --requests 20  --overload-seconds 60  --no-write
  * PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
  */
-import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { DbKind } from "../../e2e/support/databases.ts";
 import { baselineRoundTrips } from "./baseline.ts";
 import { runAnalyticsBench, type AnalyticsRun } from "./analytics.ts";
 import { runAuditBench } from "./audit-logs.ts";
 import { runCopyLatency, type CopyRun } from "./copy-latency.ts";
+import { costSection } from "./cost.ts";
+import { idleSection } from "./idle.ts";
+import { ingestSection } from "./ingest.ts";
+import { latencySection } from "./latency.ts";
+import { overloadSection } from "./overload.ts";
+import { machineLine, replaceSection, type ScenarioOptions } from "./scenario.ts";
 import { ms, percentile } from "./stats.ts";
 
 const { values } = parseArgs({
@@ -28,6 +38,8 @@ const { values } = parseArgs({
     accounts: { type: "string", default: "20" },
     days: { type: "string", default: "365" },
     requests: { type: "string", default: "20" },
+    quick: { type: "boolean", default: false },
+    "overload-seconds": { type: "string", default: "60" },
     "no-write": { type: "boolean", default: false },
   },
 });
@@ -37,20 +49,37 @@ const slaveCounts = values.slaves.split(",").map(Number);
 const dbs = values.db.split(",") as DbKind[];
 const events = Number(values.events);
 
-const pgVersion = (() => {
-  try {
-    return execFileSync("psql", [process.env.TEST_DATABASE_URL ?? "", "-Atc", "show server_version"]).toString().trim();
-  } catch {
-    return "unknown";
-  }
-})();
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}, PostgreSQL ${pgVersion}, ${new Date().toISOString().slice(0, 10)}`;
-const sections: Record<string, string> = {};
+const machine = machineLine();
+const scenario: ScenarioOptions = { quick: values.quick, dbs, overloadSeconds: Number(values["overload-seconds"]) };
 
-const wants = (name: string) => values.only === undefined || values.only === name;
-if (wants("copy")) sections.bench = await copyBench();
-if (wants("analytics")) sections.analytics = await analyticsBench();
-if (wants("audit")) sections.audit = await auditBench();
+type Section = (opts: ScenarioOptions) => Promise<string>;
+// H2's scenarios (fanout, instances, history) are picked up from scale-sections.ts when it exists.
+// TODO(coordinator): once tools/bench/scale-sections.ts is committed, make this a static import.
+const scalePath = new URL("./scale-sections.ts", import.meta.url);
+const scaleSections: Record<string, Section> = existsSync(scalePath)
+  ? ((await import(scalePath.href)) as { scaleSections: Record<string, Section> }).scaleSections
+  : {};
+
+/** Scenario name → [section name in docs/benchmarks.md, run]. */
+const scenarios: Record<string, [string, () => Promise<string>]> = {
+  copy: ["bench", copyBench],
+  analytics: ["analytics", analyticsBench],
+  audit: ["audit", auditBench],
+  cost: ["cost", () => costSection(scenario)],
+  latency: ["latency", () => latencySection(scenario)],
+  ingest: ["ingest", () => ingestSection(scenario)],
+  overload: ["overload", () => overloadSection(scenario)],
+  idle: ["idle", () => idleSection(scenario)],
+  ...Object.fromEntries(Object.entries(scaleSections).map(([name, run]) => [name, [name, () => run(scenario)] as [string, () => Promise<string>]])),
+};
+const only = values.only?.split(",").map((s) => s.trim());
+for (const name of only ?? []) if (!(name in scenarios)) throw new Error(`--only ${name}: no such scenario (${Object.keys(scenarios).join(", ")})`);
+for (const [name, [section, run]] of Object.entries(scenarios)) {
+  if (only && !only.includes(name)) continue;
+  console.info(`\n=== ${name} ===`);
+  // Written as each scenario ends, so a later failure loses nothing; a quick run writes nothing.
+  writeSection(section, await run());
+}
 
 async function auditBench(): Promise<string> {
   const rows: string[] = [];
@@ -128,14 +157,10 @@ async function analyticsBench(): Promise<string> {
   return `${machine}\n\n${table}`;
 }
 
-if (!values["no-write"]) {
+/** Replaces (or appends) section `name` of docs/benchmarks.md, unless --no-write or --quick. */
+function writeSection(name: string, content: string): void {
+  if (values["no-write"] || values.quick) return;
   const file = new URL("../../docs/benchmarks.md", import.meta.url);
-  let doc = readFileSync(file, "utf8");
-  for (const [name, content] of Object.entries(sections)) {
-    const start = `<!-- ${name}:start -->`;
-    const end = `<!-- ${name}:end -->`;
-    doc = doc.replace(new RegExp(`${start}[\\s\\S]*${end}`), `${start}\n${content}\n${end}`);
-  }
-  writeFileSync(file, doc);
-  console.info("docs/benchmarks.md updated");
+  writeFileSync(file, replaceSection(readFileSync(file, "utf8"), name, content));
+  console.info(`docs/benchmarks.md: section ${name} updated`);
 }

@@ -30,6 +30,8 @@ export interface BridgeCredentials {
 export interface BridgeResponse<T> {
   status: number;
   body: T;
+  /** The answer's Retry-After, seconds (a 503 `overloaded` carries one), when present. */
+  retryAfterS?: number;
 }
 
 export class BridgeHttpError extends Error {
@@ -37,6 +39,8 @@ export class BridgeHttpError extends Error {
     readonly status: number,
     readonly body: unknown,
     path: string,
+    /** Retry-After of the answer, seconds, when it had one (503 `overloaded`). */
+    readonly retryAfterS?: number,
   ) {
     super(`${path} answered ${status}: ${JSON.stringify(body)}`);
   }
@@ -72,13 +76,14 @@ export class BridgeClient {
       body: text,
     });
     const raw = await res.body.text();
-    return { status: res.statusCode, body: (raw ? JSON.parse(raw) : null) as T };
+    const retryAfter = Number(res.headers["retry-after"]);
+    return { status: res.statusCode, body: (raw ? JSON.parse(raw) : null) as T, ...(Number.isFinite(retryAfter) ? { retryAfterS: retryAfter } : {}) };
   }
 
   /** Like post() but throws BridgeHttpError on a non-2xx answer. */
   async postOk<T>(path: string, body: unknown): Promise<T> {
     const res = await this.post<T>(path, body);
-    if (res.status < 200 || res.status > 299) throw new BridgeHttpError(res.status, res.body, path);
+    if (res.status < 200 || res.status > 299) throw new BridgeHttpError(res.status, res.body, path, res.retryAfterS);
     return res.body;
   }
 
