@@ -7,14 +7,14 @@
  * - audit: GET /api/audit-logs pages for a tenant with a million entries;
  * - issue 15, each beside its baseline relay in the same run, with a "Goal N" verdict:
  *   cost (goal 1), latency (goal 2), ingest (goal 3), overload (goals 4 and 5), idle (goal 6);
- *   and, from scale-sections.ts when present, fanout, instances, history.
+ *   and fanout, instances, history (scale-sections.ts).
  * Prints the tables and writes them into docs/benchmarks.md. Not part of `npm test`.
  * Options: --only <names>  --quick (every issue-15 scenario shrunk to seconds, nothing written)
  *          --slaves 1,10,100  --db pglite,postgres  --events 400  --accounts 20  --days 365
  *          --requests 20  --overload-seconds 60  --no-write
  * PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { DbKind } from "../../e2e/support/databases.ts";
 import { baselineRoundTrips } from "./baseline.ts";
@@ -26,6 +26,7 @@ import { idleSection } from "./idle.ts";
 import { ingestSection } from "./ingest.ts";
 import { latencySection } from "./latency.ts";
 import { overloadSection } from "./overload.ts";
+import { scaleSections } from "./scale-sections.ts";
 import { machineLine, replaceSection, type ScenarioOptions } from "./scenario.ts";
 import { ms, percentile } from "./stats.ts";
 
@@ -52,13 +53,6 @@ const events = Number(values.events);
 const machine = machineLine();
 const scenario: ScenarioOptions = { quick: values.quick, dbs, overloadSeconds: Number(values["overload-seconds"]) };
 
-type Section = (opts: ScenarioOptions) => Promise<string>;
-// H2's scenarios (fanout, instances, history) are picked up from scale-sections.ts when it exists.
-// TODO(coordinator): once tools/bench/scale-sections.ts is committed, make this a static import.
-const scalePath = new URL("./scale-sections.ts", import.meta.url);
-const scaleSections: Record<string, Section> = existsSync(scalePath)
-  ? ((await import(scalePath.href)) as { scaleSections: Record<string, Section> }).scaleSections
-  : {};
 
 /** Scenario name → [section name in docs/benchmarks.md, run]. */
 const scenarios: Record<string, [string, () => Promise<string>]> = {
