@@ -19,3 +19,4 @@ export * from "./realtime.ts";
 export * from "./settings.ts";
 export * from "./preview.ts";
 export * from "./sync.ts";
+export * from "./retention.ts";

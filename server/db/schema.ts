@@ -18,3 +18,4 @@ export * from "./schema/alerts.ts";
 export * from "./schema/audit.ts";
 export * from "./schema/analytics.ts";
 export * from "./schema/jobs.ts";
+export * from "./schema/retention.ts";

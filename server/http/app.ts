@@ -17,6 +17,7 @@ import { registerAuthRoutes, registerPublicAuthRoutes } from "../features/auth/r
 import { registerDownloadRoutes } from "../features/downloads/routes.ts";
 import { registerEmergencyRoutes } from "../features/emergency/routes.ts";
 import { registerProtectionRoutes } from "../features/protection/routes.ts";
+import { registerRetentionRoutes } from "../features/retention/routes.ts";
 import { registerApiKeyRoutes } from "../features/api-keys/routes.ts";
 import { dashboardKeyVerifier, installBridgeAuth } from "../features/bridge/auth.ts";
 import { registerMasterRoutes } from "../features/bridge/master-routes.ts";
@@ -119,6 +120,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
         registerAlertRoutes(authed, ctx);
         registerCopyPreviewRoutes(authed, ctx);
         registerSyncRoutes(authed, ctx);
+        registerRetentionRoutes(authed, ctx);
       });
     },
     { prefix: "/api" },

@@ -35,7 +35,11 @@ export function startBackgroundWork(ctx: AppContext, log: (msg: string, err?: un
   });
   // Master-closed signals whose slaves stay silent past SIGNAL_CONFIRM_TIMEOUT_MS end (docs/bridge-protocol.md §5).
   runner.start({ name: "signal-silence", intervalMs: ctx.config.signals.sweepIntervalMs, run: async () => void (await sweepSilentSignals(ctx)) });
-  runner.start({ name: "retention", intervalMs: 3_600_000, run: async () => void (await runRetention(ctx.db, new Date(), { analyze: ctx.dbKind === "pglite" })) });
+  runner.start({
+    name: "retention",
+    intervalMs: 3_600_000,
+    run: async () => void (await runRetention(ctx.db, new Date(), { analyze: ctx.dbKind === "pglite", sessionIdleMs: ctx.config.sessionIdleMs })),
+  });
   return async () => {
     await runner.stop();
     await dispatcher.idle();

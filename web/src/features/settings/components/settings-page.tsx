@@ -7,13 +7,15 @@ import { Button } from "@/components/ui/button";
 import { toastError, toastSuccess } from "@/components/ui/use-toast";
 import { loadLocalSettings, saveLocalSettings } from "../lib/local-settings";
 import { type SettingsFormOutput, type SettingsFormValues, settingsFormSchema, settingsToForm } from "../lib/settings-form";
+import { RetentionCard } from "./retention-card";
 import { ApiConfigCard, NotificationCard } from "./settings-cards";
 import { SystemInfoCard } from "./system-info-card";
 
 /**
  * §2 /settings: API Configuration, Notification Settings and System Information. 'Save All
  * Changes' keeps the values in browser storage only (§7: nothing is sent to a server) and shows
- * the §8 toast; the form starts from the saved values, or the §3 defaults.
+ * the §8 toast; the form starts from the saved values, or the §3 defaults. Below it, issue 15's
+ * Data retention card, saved on the server with its own button.
  */
 export function SettingsPage() {
   const initial = useMemo(() => settingsToForm(loadLocalSettings()), []);
@@ -47,6 +49,7 @@ export function SettingsPage() {
           </Button>
         </div>
       </form>
+      <RetentionCard />
     </div>
   );
 }
