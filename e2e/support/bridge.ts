@@ -4,7 +4,7 @@
  * under test), and the BridgeClient for flows.
  */
 import { execFileSync } from "node:child_process";
-import { BridgeClient } from "../../tools/bridge-client/client.ts";
+import { BridgeClient, type BridgeClientOptions } from "../../tools/bridge-client/client.ts";
 import type { SignalEventInput } from "#contract";
 import type { Api } from "./http.ts";
 
@@ -74,8 +74,11 @@ export interface BridgeTenant {
   close(): Promise<void>;
 }
 
-/** A master, `n` slaves (account numbers 7001…), a MASTER key and one bound SLAVE key per slave. */
-export async function setUpBridge(api: Api, baseUrl: string, n: number): Promise<BridgeTenant> {
+/**
+ * A master, `n` slaves (account numbers 7001…), a MASTER key and one bound SLAVE key per slave.
+ * `clients`: options of the bridge clients (benchmarks pass `retryOverloaded: 0` to count sheds).
+ */
+export async function setUpBridge(api: Api, baseUrl: string, n: number, clients: BridgeClientOptions = {}): Promise<BridgeTenant> {
   const m = await api.post("/api/accounts", { accountNumber: "50001234", alias: "Main", broker: "IC Markets", platform: "MT5", role: "MASTER" });
   if (m.status !== 201) throw new Error(`master: ${m.status}`);
   const slaveIds: string[] = [];
@@ -86,8 +89,8 @@ export async function setUpBridge(api: Api, baseUrl: string, n: number): Promise
   }
   const masterKey = await createKey(api, "MASTER");
   const slaveKeys = await Promise.all(slaveIds.map((id) => createKey(api, "SLAVE", id)));
-  const master = new BridgeClient(baseUrl, masterKey);
-  const slaves = slaveKeys.map((k) => new BridgeClient(baseUrl, k));
+  const master = new BridgeClient(baseUrl, masterKey, clients);
+  const slaves = slaveKeys.map((k) => new BridgeClient(baseUrl, k, clients));
   return {
     masterId: m.body.id,
     slaveIds,

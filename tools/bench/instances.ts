@@ -60,9 +60,9 @@ export async function runInstances(o: InstancesOptions): Promise<InstancesRun> {
   // One at a time: each runs the migrations; the first does the work, the others find it done.
   for (let i = 0; i < o.instances; i++) servers.push(await startServer(env));
   const t = await signUp(servers[0]!.url);
-  const bridge = await setUpBridge(t.api, servers[0]!.url, o.slaves);
+  const bridge = await setUpBridge(t.api, servers[0]!.url, o.slaves, { retryOverloaded: 0 });
   await Promise.all(bridge.slaves.map((s) => s.close()));
-  const slaves = bridge.keys.slaves.map((k, i) => new BridgeClient(servers[slaveInstance(i, o.instances)]!.url, k));
+  const slaves = bridge.keys.slaves.map((k, i) => new BridgeClient(servers[slaveInstance(i, o.instances)]!.url, k, { retryOverloaded: 0 }));
   const sentAt = new Map<string, number>();
   const groups: SocketGroup[] = [];
   for (const s of servers) groups.push(await openSocketGroup({ url: s.url, count: 1, cookie: `cb_session=${t.login.token}`, sentAt, warmupTickets: o.warmupTickets }));

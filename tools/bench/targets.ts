@@ -62,9 +62,9 @@ async function startCopyServer(db: DbKind, opts: TargetOptions): Promise<Target>
   const server = await startServer({ ...database.env, LOG_LEVEL: "warn", NODE_ENV: "production", ...opts.env });
   try {
     const t = await signUp(server.url);
-    const bridge = await setUpBridge(t.api, server.url, opts.slaves);
+    const bridge = await setUpBridge(t.api, server.url, opts.slaves, { retryOverloaded: 0 });
     await bridge.master.close();
-    const master = new BridgeClient(server.url, bridge.keys.master, { connections: opts.masterConnections ?? 4 });
+    const master = new BridgeClient(server.url, bridge.keys.master, { connections: opts.masterConnections ?? 4, retryOverloaded: 0 });
     return {
       kind: db,
       label: TARGET_LABELS[db],
@@ -105,8 +105,8 @@ async function startRelay(kind: "relay" | "relay-durable", opts: TargetOptions):
   });
   const url = `http://127.0.0.1:${port}`;
   // The relay does not check signatures; any key/secret pair signs the same way the server's clients do.
-  const master = new BridgeClient(url, { apiKey: "master", secret: "relay" }, { connections: opts.masterConnections ?? 4 });
-  const slaves = Array.from({ length: opts.slaves }, (_, i) => new BridgeClient(url, { apiKey: `slave-${i}`, secret: "relay" }));
+  const master = new BridgeClient(url, { apiKey: "master", secret: "relay" }, { connections: opts.masterConnections ?? 4, retryOverloaded: 0 });
+  const slaves = Array.from({ length: opts.slaves }, (_, i) => new BridgeClient(url, { apiKey: `slave-${i}`, secret: "relay" }, { retryOverloaded: 0 }));
   return {
     kind,
     label: TARGET_LABELS[kind],

@@ -55,20 +55,47 @@ const SIGNAL_PATHS = {
   PENDING_CANCEL: "/v1/master/signal/pending/cancel",
 } as const;
 
+/** Longest pause honoured from a Retry-After, ms (the EAs cap it the same way: terminals/MQL5/Include/CopyBridge/Http.mqh). */
+const MAX_RETRY_PAUSE_MS = 5_000;
+
+export interface BridgeClientOptions {
+  /** Keep-alive connections to the server (default 4). */
+  connections?: number;
+  /**
+   * How many times a `503 overloaded` (shed before any work, docs/bridge-protocol.md §3) is sent
+   * again after its Retry-After, re-signed, as the EAs do (default 8). 0: hand every 503 to the
+   * caller (benchmarks counting sheds, tests of shedding).
+   */
+  retryOverloaded?: number;
+}
+
 export class BridgeClient {
   private readonly agent: Agent;
+  private readonly retryOverloaded: number;
 
   constructor(
     readonly baseUrl: string,
     readonly creds: BridgeCredentials,
-    opts: { connections?: number } = {},
+    opts: BridgeClientOptions = {},
   ) {
     this.agent = new Agent({ connections: opts.connections ?? 4, keepAliveTimeout: 30_000, bodyTimeout: 60_000, headersTimeout: 60_000 });
+    this.retryOverloaded = opts.retryOverloaded ?? 8;
   }
 
-  /** Signs and POSTs `body` (serialised once; the same bytes are signed and sent). */
+  /**
+   * Signs and POSTs `body` (serialised once; the same bytes are signed and sent). A 503 with
+   * Retry-After is sent again (same bytes, signed anew) up to `retryOverloaded` times.
+   */
   async post<T>(path: string, body: unknown, ts?: number): Promise<BridgeResponse<T>> {
     const text = JSON.stringify(body);
+    for (let attempt = 0; ; attempt++) {
+      const res = await this.send<T>(path, text, ts);
+      if (res.status !== 503 || res.retryAfterS === undefined || attempt >= this.retryOverloaded) return res;
+      await new Promise((r) => setTimeout(r, Math.min(res.retryAfterS! * 1000, MAX_RETRY_PAUSE_MS)));
+    }
+  }
+
+  private async send<T>(path: string, text: string, ts?: number): Promise<BridgeResponse<T>> {
     const res = await request(this.baseUrl + path, {
       method: "POST",
       dispatcher: this.agent,
