@@ -52,7 +52,7 @@ describe.each(databaseKinds())("Connect a terminal on %s", (kind) => {
 
     const steps = page.getByTestId("list-connect-steps");
     expect(await steps.evaluate((el) => el.tagName)).toBe("OL");
-    expect(await steps.getByRole("heading", { level: 4 }).allTextContents()).toEqual(STEP_TITLES);
+    expect(await steps.getByRole("heading", { level: 3 }).allTextContents()).toEqual(STEP_TITLES);
     const step = (n: number) => textOf(page.getByTestId(`step-connect-${n}`));
     expect(await page.getByTestId("link-connect-master").getAttribute("href")).toBe("/master");
     expect(await page.getByTestId("link-connect-slaves").getAttribute("href")).toBe("/slaves");

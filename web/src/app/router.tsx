@@ -1,4 +1,5 @@
-import { Navigate, Route, Routes } from "react-router";
+import { useEffect } from "react";
+import { Navigate, Route, Routes, useLocation } from "react-router";
 import { FullPageSpinner } from "@/components/ui/spinner";
 import { ForgotPasswordPage, LoginPage, RegisterPage } from "@/features/auth";
 import { useAuth } from "@/lib/auth";
@@ -17,14 +18,23 @@ import {
   TradesPage,
 } from "./lazy-pages";
 import { NotFoundPage } from "./not-found-page";
+import { routeTitle } from "./route-titles";
 import { AppShell } from "./shell/app-shell";
 
 /**
  * §2 route table, chosen by the §4 auth state: a spinner while loading; the three public
  * screens (anything else → /login) when signed out; the shell with the live socket when signed in.
+ * The document title follows the route (WCAG 2.4.2), e.g. "Live Trades · CopyBridge".
  */
 export function AppRoutes() {
   const { state } = useAuth();
+  const { pathname } = useLocation();
+  const signedIn = state.status === "authenticated";
+  const loading = state.status === "loading";
+
+  useEffect(() => {
+    if (!loading) document.title = routeTitle(pathname, signedIn);
+  }, [pathname, signedIn, loading]);
 
   if (state.status === "loading") return <FullPageSpinner />;
 

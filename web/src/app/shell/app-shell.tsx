@@ -8,13 +8,14 @@ import { useCopyPauseLiveSync } from "@/lib/copy-pause";
 import { useSyncLiveUpdates } from "@/lib/sync/sync-queries";
 import { DESKTOP_QUERY, useMediaQuery } from "@/lib/use-media-query";
 import { Brand } from "@/components/brand";
+import { MAIN_CONTENT_ID, SkipLink } from "@/components/skip-link";
 import { Sidebar } from "./sidebar";
 import { ScreenErrorBoundary } from "./screen-error-boundary";
 
 /**
  * §2 authenticated shell: a permanent 64-unit sidebar from md up; below md a top bar whose menu
  * button opens the same sidebar as a drawer. Only one sidebar is mounted at a time, so its test
- * ids stay unique.
+ * ids stay unique. A 'Skip to content' link comes first and moves focus to <main id="main">.
  */
 export function AppShell() {
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
@@ -27,6 +28,7 @@ export function AppShell() {
 
   return (
     <div className="flex h-dvh overflow-hidden">
+      <SkipLink />
       {isDesktop ? (
         <aside className="w-64 shrink-0 border-r border-sidebar-border" data-testid="sidebar">
           <Sidebar />
@@ -41,7 +43,8 @@ export function AppShell() {
             <Brand />
           </header>
         )}
-        <main className="flex-1 overflow-y-auto">
+        {/* tabIndex -1: the skip link focuses it; it is the page's one scrolling region, so keyboard scrolling starts here. */}
+        <main id={MAIN_CONTENT_ID} tabIndex={-1} className="flex-1 overflow-y-auto focus:outline-none">
           <div className="mx-auto w-full max-w-7xl p-4 md:p-6 lg:p-8">
             <ScreenErrorBoundary resetKey={location.pathname}>
               <Suspense

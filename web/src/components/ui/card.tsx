@@ -11,9 +11,12 @@ export function CardHeader({ className, ...props }: ComponentProps<"div">) {
   return <div className={cn("flex flex-col gap-1.5 p-5", className)} {...props} />;
 }
 
-/** Card title. */
-export function CardTitle({ className, ...props }: ComponentProps<"h3">) {
-  return <h3 className={cn("leading-tight font-semibold tracking-tight", className)} {...props} />;
+/**
+ * Card title: an h2, since cards sit directly under the screen's h1 (PageHeader); headings inside
+ * a card start at h3. Skipping a level (h1 → h3) breaks heading navigation (axe heading-order).
+ */
+export function CardTitle({ className, ...props }: ComponentProps<"h2">) {
+  return <h2 className={cn("leading-tight font-semibold tracking-tight", className)} {...props} />;
 }
 
 /** Card description line under the title. */

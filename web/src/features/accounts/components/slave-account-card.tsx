@@ -28,7 +28,7 @@ export interface SlaveAccountCardProps {
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <section className="flex flex-col gap-2 rounded-md border bg-muted/30 p-3">
-      <h4 className="text-xs font-semibold tracking-wider text-muted-foreground uppercase">{title}</h4>
+      <h3 className="text-xs font-semibold tracking-wider text-muted-foreground uppercase">{title}</h3>
       <dl className="flex flex-col gap-1.5">{children}</dl>
     </section>
   );

@@ -29,8 +29,27 @@ export function AlertsPage() {
   // An edited configuration that disappears (deleted) closes the form.
   const open = editor?.mode === "create" || editing !== undefined;
 
+  // The control that opened the form (Add Alert or a row's Edit): keyboard focus moves into the
+  // form and, when the form closes, back to that control instead of falling to <body> (WCAG 2.4.3).
+  const opener = useRef<HTMLElement | null>(null);
+  const wasOpen = useRef(false);
+  const openEditor = (next: Editor) => {
+    if (!open) opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setEditor(next);
+  };
+
   useEffect(() => {
-    if (open) formRef.current?.scrollIntoView?.({ block: "nearest", behavior: "smooth" });
+    if (open) {
+      formRef.current?.scrollIntoView?.({ block: "nearest", behavior: "smooth" });
+      formRef.current?.querySelector<HTMLElement>("input")?.focus({ preventScroll: true });
+    } else if (wasOpen.current) {
+      const target = opener.current;
+      opener.current = null;
+      // Only when focus was lost with the form; a user who moved on elsewhere keeps their place.
+      const lost = !document.activeElement || document.activeElement === document.body;
+      if (lost) (target?.isConnected && !target.matches(":disabled") ? target : document.querySelector<HTMLElement>("main"))?.focus();
+    }
+    wasOpen.current = open;
   }, [open, editor]);
 
   const save = async (request: CreateAlertConfigRequest) => {
@@ -47,7 +66,7 @@ export function AlertsPage() {
         title="Alert Management"
         description="Configure notifications for copy failures, disconnects and risk events"
         actions={
-          <Button onClick={() => setEditor({ mode: "create" })} data-testid="button-add-alert">
+          <Button onClick={() => openEditor({ mode: "create" })} data-testid="button-add-alert">
             <Plus />
             Add Alert
           </Button>
@@ -74,7 +93,7 @@ export function AlertsPage() {
                   toggling={rowBusy(config.id, update)}
                   deleting={rowBusy(config.id, remove)}
                   onTest={() => test.mutate(config)}
-                  onEdit={() => setEditor({ mode: "edit", id: config.id })}
+                  onEdit={() => openEditor({ mode: "edit", id: config.id })}
                   onToggle={(enabled) => update.mutate({ id: config.id, body: { enabled } })}
                   onDelete={() => remove.mutate(config)}
                 />

@@ -115,10 +115,15 @@ export function ApiKeyList() {
                 </p>
               </div>
               <div className="flex items-center gap-3 self-end sm:self-auto">
+                {/* Busy is aria-disabled, not disabled: a disabled switch drops keyboard focus to <body> (WCAG 2.4.3). */}
                 <Switch
                   checked={key.enabled}
-                  onCheckedChange={(enabled) => (enabled ? setEnabled.mutate({ key, enabled }) : setToDisable(key))}
-                  disabled={toggling}
+                  onCheckedChange={(enabled) => {
+                    if (toggling) return;
+                    if (enabled) setEnabled.mutate({ key, enabled });
+                    else setToDisable(key);
+                  }}
+                  aria-disabled={toggling || undefined}
                   aria-label={`${key.enabled ? "Disable" : "Enable"} ${key.name}`}
                   data-testid={`switch-key-${key.id}`}
                 />

@@ -19,7 +19,7 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
         {n}
       </span>
       <div className="flex min-w-0 flex-1 flex-col gap-2">
-        <h4 className="leading-7 font-semibold">{title}</h4>
+        <h3 className="leading-7 font-semibold">{title}</h3>
         <div className="flex flex-col gap-2 text-sm text-muted-foreground">{children}</div>
       </div>
     </li>

@@ -11,6 +11,11 @@ const LEVEL_STYLE: Record<AuditLevel, { icon: LucideIcon; tone: string; badge: B
   error: { icon: CircleX, tone: "text-destructive", badge: "destructive" },
 };
 
+/** Accessible name of an entry's metadata block: which entry it belongs to, with its time. */
+function metadataLabel(log: Pick<AuditLog, "message" | "createdAt">): string {
+  return `Metadata of "${log.message}", ${formatLogTime(log.createdAt)}`;
+}
+
 /**
  * §2 /logs entry: level icon, message, time, source, level, the last 8 characters of the account
  * and signal ids when present, and metadata as formatted JSON. Off-screen entries skip layout
@@ -50,7 +55,17 @@ export const LogEntry = memo(function LogEntry({ log }: { log: AuditLog }) {
           ) : null}
         </div>
         {metadata ? (
-          <pre className="max-h-64 overflow-auto rounded-md border bg-muted/50 p-2 font-mono text-xs whitespace-pre-wrap break-all">{metadata}</pre>
+          // A scrolling block (max-h-64) must be reachable by keyboard to be scrolled (WCAG 2.1.1,
+          // axe scrollable-region-focusable): a tab stop, and a name saying whose metadata it is.
+          <pre
+            tabIndex={0}
+            role="region"
+            aria-label={metadataLabel(log)}
+            className="max-h-64 overflow-auto rounded-md border bg-muted/50 p-2 font-mono text-xs whitespace-pre-wrap break-all focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            data-testid={`metadata-${log.id}`}
+          >
+            {metadata}
+          </pre>
         ) : null}
       </div>
     </li>
