@@ -26,7 +26,19 @@ export async function startServer(env: Record<string, string | undefined>): Prom
     cwd: ROOT,
     // The alert fakes (fake-services.ts) listen on 127.0.0.1 over plain http:, which outgoing calls
     // refuse unless allow-listed; a suite about that refusal passes its own, narrower list.
-    env: { ...process.env, NODE_ENV: "test", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", OUTBOUND_HTTP_ALLOW_HOSTS: "127.0.0.1", ...env },
+    // In tests shedding on event-loop delay is off: it follows the machine's load, not the
+    // request, and a suite asserts behaviour (bridge-overload.test.ts tests admission with limits
+    // of its own; admission.test.ts the delay rule). Benchmarks (NODE_ENV production) keep the default.
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      LOG_LEVEL: "info",
+      OUTBOUND_HTTP_ALLOW_HOSTS: "127.0.0.1",
+      ...(env.NODE_ENV === "production" ? {} : { BRIDGE_MAX_EVENT_LOOP_DELAY_MS: "0" }),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];

@@ -10,6 +10,7 @@ import type { IdempotencyCompletion } from "../../db/idempotency-completion.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
 import type { AuditEntry } from "../audit/write-audit-log.ts";
 import type { ExecutionRow, SignalRow } from "../signals/mappers.ts";
+import type { SlaveStateCache } from "./store/open-store.ts";
 import type { NewExecution, SignalChanges } from "./store/record-event.ts";
 
 export interface SignalEventInput {
@@ -34,6 +35,11 @@ export interface SignalEventInput {
    * additions come as their own events.
    */
   openOnly?: boolean;
+  /**
+   * The slaves' states the event's batch already read (process-signal.ts): an open reads them
+   * from here instead of querying again. Absent: the open loads them itself.
+   */
+  slaveStates?: SlaveStateCache;
 }
 
 /** A further leg a follow-up changed (netting master: domain/legs.ts), besides the plan's `signal`. */

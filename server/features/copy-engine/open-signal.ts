@@ -59,7 +59,7 @@ export async function openSignal(tx: Db, input: SignalEventInput): Promise<Event
 
   // Load.
   const signal = await claimSignal(tx, tenantId, master, event, receivedAt, origin, input.openOnly === true);
-  const { master: masterState, slaves } = await loadOpenContext(tx, tenantId, master, open.symbol);
+  const { master: masterState, slaves } = await loadOpenContext(tx, tenantId, master, open.symbol, input.slaveStates);
 
   // Decide and shape the rows.
   const rows: NewExecution[] = [];

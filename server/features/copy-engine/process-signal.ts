@@ -3,7 +3,10 @@
  * One transaction — the outbox — holds the signal, the event, every slave order, the audit
  * entries and the idempotency record, so the 201 is sent only once all of it is durable.
  * Signal events of one tenant are serialised by an advisory transaction lock (limits such as
- * maxPositions are checked against a consistent count).
+ * maxPositions are checked against a consistent count) and group-committed (signal-batcher.ts):
+ * the events that queued while the tenant's previous transaction ran share the next one, each
+ * applied in arrival order (in its own savepoint when another event of the batch failed), and
+ * each caller is answered once that transaction has committed.
  *
  * Each event reads as load → decide → write → publish: the handler (open-signal.ts,
  * follow-signal.ts) loads through its store (store/open-store.ts, store/follow-store.ts) and
@@ -13,73 +16,36 @@
  * (effects.ts) after commit.
  */
 import { randomUUID } from "node:crypto";
-import { sql } from "drizzle-orm";
 import type { SignalAccepted } from "#contract";
 import type { Db } from "../../db/client.ts";
-import { tenants } from "../../db/schema.ts";
 import type { AppContext } from "../../http/context.ts";
 import { emptyEffects, type CopyEffects } from "./effects.ts";
 import { followSignal } from "./follow-signal.ts";
 import { openSignal } from "./open-signal.ts";
 import type { EventOutcome, SignalEventInput } from "./event-plan.ts";
+import { signalBatcherOf, type SignalBatch, type SignalBatcher } from "./signal-batcher.ts";
 import { recordEvent } from "./store/record-event.ts";
 import { completeSignalsIfDone } from "./store/completion-store.ts";
 
 export const SIGNAL_ACCEPTED_STATUS = 201;
 
+/** What the bridge (or a snapshot action) hands in: the rest is filled in by the batch. */
+export type SignalEventRequest = Omit<SignalEventInput, "copyPaused" | "eventId" | "slaveStates">;
+
 /**
- * Turns one master event into slave orders in one transaction and returns the 201 body and the
- * effects to publish after commit. `input.idempotency`: the key the bridge began (its completion
- * with this body is part of the outbox write). Errors: 400/404/409 AppErrors from the handlers.
+ * Turns one master event into slave orders and returns the 201 body and the effects to publish,
+ * once the transaction holding it has committed (it may share that transaction with other events
+ * of the tenant: signal-batcher.ts). `input.idempotency`: the key the bridge began (its completion
+ * with this body is part of the outbox write). Errors: 400/404/409 AppErrors from the handlers
+ * (only this event rolled back); any error of the shared transaction (nothing stored).
+ * `batcher`: the tenant lanes to queue on (default: the process's batcher for `ctx.db`).
  */
 export async function processSignalEvent(
   ctx: AppContext,
-  input: Omit<SignalEventInput, "copyPaused" | "eventId">,
+  input: SignalEventRequest,
+  batcher: SignalBatcher = signalBatcherOf(ctx.db),
 ): Promise<{ body: SignalAccepted; effects: CopyEffects }> {
-  const { tenantId, event } = input;
-  const eventId = randomUUID();
-  const { outcome, body } = await ctx.db.transaction(async (tx: Db) => {
-    // One round trip: take the tenant's signal lock and read its copy pause.
-    const result: unknown = await tx.execute(
-      sql`select pg_advisory_xact_lock(hashtextextended(${tenantId}, 0)), (select ${tenants.copyPaused} from ${tenants} where ${tenants.id} = ${tenantId}) as copy_paused`,
-    );
-    // Both drivers answer execute() with `{ rows }`.
-    const locked = result as { rows: { copy_paused: boolean | null }[] };
-    const full: SignalEventInput = { ...input, eventId, copyPaused: locked.rows[0]?.copy_paused === true };
-    const plan = event.type === "OPEN" || event.type === "PENDING_OPEN" ? await openSignal(tx, full) : await followSignal(tx, full);
-    const queued = plan.executions.filter((x) => x.status === "pending").length;
-    // Skipped copies (recorded verdicts, never delivered) are neither queued nor rejected.
-    const rejected = plan.executions.filter((x) => x.status === "rejected").length;
-    const body: SignalAccepted = { signalId: plan.signal.id, eventId, type: event.type, queued, rejected };
-    const otherLegs = plan.otherLegs ?? [];
-    const created = await recordEvent(tx, {
-      tenantId,
-      eventId,
-      signalId: plan.signal.id,
-      event,
-      receivedAt: input.receivedAt,
-      executions: plan.executions,
-      audits: plan.audits,
-      idempotency: { ...input.idempotency, status: SIGNAL_ACCEPTED_STATUS, body },
-      signalChanges: plan.signalChanges,
-      moreSignalChanges: otherLegs.map((l) => ({ signalId: l.signal.id, changes: l.signalChanges })),
-    });
-    // Orders just queued keep a leg alive; only a close nobody holds ends it here.
-    const ending = [{ id: plan.signal.id, endsWhenDone: plan.endsWhenDone }, ...otherLegs.map((l) => ({ id: l.signal.id, endsWhenDone: l.endsWhenDone }))]
-      .filter((l) => l.endsWhenDone && !created.some((x) => x.signalId === l.id))
-      .map((l) => l.id);
-    const closedSignalIds = ending.length > 0 ? await completeSignalsIfDone(tx, tenantId, ending, input.receivedAt) : [];
-    const outcome: EventOutcome = {
-      signal: plan.signal,
-      newSignal: plan.newSignal,
-      otherSignals: otherLegs.map((l) => l.signal),
-      executions: created,
-      orders: created.filter((r) => r.status === "pending"),
-      closedSignalIds,
-    };
-    return { outcome, body };
-  });
-
+  const { outcome, body } = await batcher.submit(input.tenantId, (tx, batch) => applySignalEvent(tx, input, batch));
   const effects = emptyEffects();
   (outcome.newSignal ? effects.newSignals : effects.updatedSignals).push(outcome.signal);
   effects.updatedSignals.push(...outcome.otherSignals);
@@ -87,4 +53,49 @@ export async function processSignalEvent(
   effects.orders.push(...outcome.orders);
   effects.closedSignalIds.push(...outcome.closedSignalIds);
   return { body, effects };
+}
+
+/**
+ * One event inside its batch's transaction (the tenant lock is held): plan, write the outbox
+ * record, end a signal nobody holds, and count the opens it queued into the batch's slave states.
+ */
+async function applySignalEvent(tx: Db, input: SignalEventRequest, batch: SignalBatch): Promise<{ outcome: EventOutcome; body: SignalAccepted }> {
+  const { tenantId, event } = input;
+  // A new id on every run: a batch retried with savepoints runs its events again.
+  const eventId = randomUUID();
+  const full: SignalEventInput = { ...input, eventId, copyPaused: batch.copyPaused, slaveStates: batch.slaveStates };
+  const plan = event.type === "OPEN" || event.type === "PENDING_OPEN" ? await openSignal(tx, full) : await followSignal(tx, full);
+  const queued = plan.executions.filter((x) => x.status === "pending").length;
+  // Skipped copies (recorded verdicts, never delivered) are neither queued nor rejected.
+  const rejected = plan.executions.filter((x) => x.status === "rejected").length;
+  const body: SignalAccepted = { signalId: plan.signal.id, eventId, type: event.type, queued, rejected };
+  const otherLegs = plan.otherLegs ?? [];
+  const created = await recordEvent(tx, {
+    tenantId,
+    eventId,
+    signalId: plan.signal.id,
+    event,
+    receivedAt: input.receivedAt,
+    executions: plan.executions,
+    audits: plan.audits,
+    idempotency: { ...input.idempotency, status: SIGNAL_ACCEPTED_STATUS, body },
+    signalChanges: plan.signalChanges,
+    moreSignalChanges: otherLegs.map((l) => ({ signalId: l.signal.id, changes: l.signalChanges })),
+  });
+  // Orders just queued keep a leg alive; only a close nobody holds ends it here.
+  const ending = [{ id: plan.signal.id, endsWhenDone: plan.endsWhenDone }, ...otherLegs.map((l) => ({ id: l.signal.id, endsWhenDone: l.endsWhenDone }))]
+    .filter((l) => l.endsWhenDone && !created.some((x) => x.signalId === l.id))
+    .map((l) => l.id);
+  const closedSignalIds = ending.length > 0 ? await completeSignalsIfDone(tx, tenantId, ending, input.receivedAt) : [];
+  // Last: nothing after it can fail, so the in-memory counts never include a rolled-back open.
+  batch.slaveStates.countQueuedOpens(created);
+  const outcome: EventOutcome = {
+    signal: plan.signal,
+    newSignal: plan.newSignal,
+    otherSignals: otherLegs.map((l) => l.signal),
+    executions: created,
+    orders: created.filter((r) => r.status === "pending"),
+    closedSignalIds,
+  };
+  return { outcome, body };
 }

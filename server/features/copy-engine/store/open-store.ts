@@ -119,10 +119,69 @@ export interface OpenContext {
 
 /**
  * The open's load: the master's figures come with its account row (already read by the bridge),
- * the slaves' states from ONE query (loadSlaveStates).
+ * the slaves' states from ONE query (loadSlaveStates) — or from `cache`, the states a batch of
+ * signal events already read for this symbol (SlaveStateCache).
  */
-export async function loadOpenContext(db: Db, tenantId: string, master: Pick<AccountRow, "balance" | "equity" | "lastHeartbeat">, masterSymbol: string): Promise<OpenContext> {
-  return { master: masterStateOf(master), slaves: await loadSlaveStates(db, tenantId, masterSymbol) };
+export async function loadOpenContext(
+  db: Db,
+  tenantId: string,
+  master: Pick<AccountRow, "balance" | "equity" | "lastHeartbeat">,
+  masterSymbol: string,
+  cache?: SlaveStateCache,
+): Promise<OpenContext> {
+  const slaves = cache ? await cache.load(db, masterSymbol) : await loadSlaveStates(db, tenantId, masterSymbol);
+  return { master: masterStateOf(master), slaves };
+}
+
+/**
+ * The slaves' states of one tenant as a batch of signal events sees them (process-signal.ts): read
+ * once per master symbol inside the batch's transaction, under the tenant's signal lock, then kept
+ * current in memory as the batch's events queue opens — the only thing the signal path changes in
+ * a slave's state is its count of copied positions (a new pending OPEN / PENDING_OPEN). Other
+ * writers of slave state (settings, heartbeats, reports) commit outside the lock, so a batch sees
+ * them as of its read, as a lone event sees them as of its own read. `reset()` after an event is
+ * rolled back to its savepoint: the next event reads afresh rather than trust counts that event
+ * may have touched. Scoped to ONE transaction: never keep it across batches.
+ */
+export class SlaveStateCache {
+  private readonly bySymbol = new Map<string, SlaveState[]>();
+
+  constructor(private readonly tenantId: string) {}
+
+  /** Every slave's state for `masterSymbol` (loadSlaveStates on first use in the batch). */
+  async load(db: Db, masterSymbol: string): Promise<SlaveState[]> {
+    const known = this.bySymbol.get(masterSymbol);
+    if (known) return known;
+    const states = await loadSlaveStates(db, this.tenantId, masterSymbol);
+    this.bySymbol.set(masterSymbol, states);
+    return states;
+  }
+
+  /**
+   * Counts the opens an event just queued (executions `pending`, action OPEN / PENDING_OPEN) into
+   * every symbol already read: loadSlaveStates counts them the same way, and a symbol read later
+   * sees them in the database (same transaction).
+   */
+  countQueuedOpens(rows: readonly { slaveAccountId: string; status: string; action: string }[]): void {
+    const added = new Map<string, number>();
+    for (const r of rows) {
+      if (r.status !== "pending" || (r.action !== "OPEN" && r.action !== "PENDING_OPEN")) continue;
+      added.set(r.slaveAccountId, (added.get(r.slaveAccountId) ?? 0) + 1);
+    }
+    if (added.size === 0) return;
+    for (const [symbol, states] of this.bySymbol) {
+      // New objects: a plan already made from the old array keeps what it saw.
+      this.bySymbol.set(
+        symbol,
+        states.map((s) => (added.has(s.accountId) ? { ...s, openPositions: s.openPositions + added.get(s.accountId)! } : s)),
+      );
+    }
+  }
+
+  /** Forgets every state read (after an event was rolled back to its savepoint). */
+  reset(): void {
+    this.bySymbol.clear();
+  }
 }
 
 /**

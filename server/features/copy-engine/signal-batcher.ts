@@ -1,0 +1,198 @@
+/**
+ * Group commit of master signal events (issue 15, goal 3). Events of one tenant are serialised —
+ * limits such as maxPositions are checked against a consistent count, and a master's events apply
+ * in the order they came — so a tenant's throughput is bounded by how many transactions it can run
+ * one after another, each paying a WAL flush. The batcher keeps one lane per tenant: an event that
+ * finds its lane idle starts a transaction at once (a lone signal never waits for a batch window);
+ * events that arrive while that transaction runs wait in the lane, and the next transaction takes
+ * all of them (up to `maxBatch`): ONE begin, ONE tenant lock with the copy pause, the events IN
+ * ARRIVAL ORDER (each sees the earlier ones' writes: same transaction), ONE commit. Every caller's
+ * promise settles only after the commit — a 201 is never sent for work that is not durable.
+ *
+ * One event's failure (a 409 for a ticket already open, a 404, a 400) must fail only that event.
+ * A batch first runs without savepoints (each costs round trips on every event, and failures are
+ * rare); when an event fails in a batch of several, the transaction is rolled back and the batch
+ * runs again with a savepoint around each event, so a failing event is rolled back alone and
+ * rejects only its caller. A failure of the transaction itself (begin, lock, commit) rejects every
+ * caller of the batch: none of their work is durable.
+ *
+ * The lock is still PostgreSQL's advisory lock per tenant: other instances on the same database,
+ * and the emergency / account paths that take it, exclude a batch as they excluded a lone event.
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { tenants } from "../../db/schema.ts";
+import { SlaveStateCache } from "./store/open-store.ts";
+
+/** What every event of a batch shares, read once at the start of the batch's transaction. */
+export interface SignalBatch {
+  tenantId: string;
+  /** The tenant's copy pause (Pause All), read under the tenant's signal lock. */
+  copyPaused: boolean;
+  /** Slave states read once per master symbol and kept current as the batch queues opens. */
+  slaveStates: SlaveStateCache;
+  /** How many events the batch holds (1 for a lone event). */
+  size: number;
+}
+
+/** One event's work inside the batch's transaction; `tx` may sit inside a savepoint. */
+export type SignalWork<T> = (tx: Db, batch: SignalBatch) => Promise<T>;
+
+export interface SignalBatcherOptions {
+  /** Most events in one transaction (default 64: PostgreSQL caches 64 subtransaction ids per backend). */
+  maxBatch?: number;
+  /**
+   * Test seam: runs inside the transaction after every event, just before the commit; throwing
+   * makes the commit fail (every caller of the batch is rejected with that error).
+   */
+  beforeCommit?: (tx: Db, batch: SignalBatch) => Promise<void>;
+}
+
+interface Job {
+  work: SignalWork<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (reason: unknown) => void;
+}
+
+type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+interface Lane {
+  queue: Job[];
+}
+
+/** An event failed in a batch run without savepoints: run the batch again with them. */
+class RetryWithSavepoints extends Error {}
+
+export const DEFAULT_MAX_BATCH = 64;
+
+/** Per-tenant group commit of signal events over one database (see the file's comment). */
+export class SignalBatcher {
+  private readonly lanes = new Map<string, Lane>();
+  private readonly maxBatch: number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: SignalBatcherOptions = {},
+  ) {
+    this.maxBatch = Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH);
+  }
+
+  /**
+   * Queues `work` for `tenantId` and resolves with its result once the transaction that ran it has
+   * committed. Rejects with the work's own error (only its event rolled back) or with the error
+   * that failed the whole transaction (nothing of the batch is stored).
+   */
+  submit<T>(tenantId: string, work: SignalWork<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const job: Job = { work, resolve: resolve as (value: unknown) => void, reject };
+      const lane = this.lanes.get(tenantId);
+      if (lane) {
+        lane.queue.push(job);
+        return;
+      }
+      const fresh: Lane = { queue: [job] };
+      this.lanes.set(tenantId, fresh);
+      void this.drain(tenantId, fresh);
+    });
+  }
+
+  /** Events waiting or running for `tenantId` (0 when its lane is idle). */
+  pending(tenantId: string): number {
+    return this.lanes.get(tenantId)?.queue.length ?? 0;
+  }
+
+  /** Runs the lane's batches one after another until it is empty, then forgets the lane. */
+  private async drain(tenantId: string, lane: Lane): Promise<void> {
+    while (lane.queue.length > 0) {
+      // The jobs stay in the queue while their batch runs (pending() counts them).
+      const jobs = lane.queue.slice(0, this.maxBatch);
+      const results = await this.runBatch(tenantId, jobs);
+      lane.queue.splice(0, jobs.length);
+      // In arrival order: the callers' continuations (publish, answer) run in the same order.
+      jobs.forEach((job, i) => {
+        const r = results[i]!;
+        if (r.ok) job.resolve(r.value);
+        else job.reject(r.error);
+      });
+    }
+    this.lanes.delete(tenantId);
+  }
+
+  /** Never throws: one settlement per job. */
+  private async runBatch(tenantId: string, jobs: Job[]): Promise<Settled[]> {
+    try {
+      return await this.attempt(tenantId, jobs, jobs.length > 1 ? "optimistic" : "single");
+    } catch (err) {
+      if (!(err instanceof RetryWithSavepoints)) return jobs.map(() => ({ ok: false, error: err }));
+    }
+    try {
+      return await this.attempt(tenantId, jobs, "savepoints");
+    } catch (err) {
+      return jobs.map(() => ({ ok: false, error: err }));
+    }
+  }
+
+  /**
+   * One transaction over `jobs`. `single`: a lone event, its error is the transaction's;
+   * `optimistic`: no savepoints, any event's error rolls back and asks for a retry;
+   * `savepoints`: each event in its own savepoint, its error settles only that event.
+   */
+  private attempt(tenantId: string, jobs: Job[], mode: "single" | "optimistic" | "savepoints"): Promise<Settled[]> {
+    return this.db.transaction(async (tx: Db) => {
+      const batch = await beginBatch(tx, tenantId, jobs.length);
+      const results: Settled[] = [];
+      for (const job of jobs) {
+        if (mode !== "savepoints") {
+          try {
+            results.push({ ok: true, value: await job.work(tx, batch) });
+          } catch (err) {
+            throw mode === "single" ? err : new RetryWithSavepoints();
+          }
+          continue;
+        }
+        await tx.execute(sql.raw("savepoint signal_event"));
+        let failure: { error: unknown } | null = null;
+        let value: unknown;
+        try {
+          value = await job.work(tx, batch);
+        } catch (error) {
+          failure = { error };
+        }
+        if (failure) {
+          // Outside the try: a failed rollback leaves the transaction unusable and must fail the
+          // whole batch (never COMMIT a transaction in an aborted state).
+          await tx.execute(sql.raw("rollback to savepoint signal_event"));
+          batch.slaveStates.reset();
+          results.push({ ok: false, error: failure.error });
+        } else {
+          results.push({ ok: true, value });
+        }
+        await tx.execute(sql.raw("release savepoint signal_event"));
+      }
+      if (this.options.beforeCommit) await this.options.beforeCommit(tx, batch);
+      return results;
+    });
+  }
+}
+
+/** Takes the tenant's signal lock and reads its copy pause, in one round trip. */
+async function beginBatch(tx: Db, tenantId: string, size: number): Promise<SignalBatch> {
+  const result: unknown = await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${tenantId}, 0)), (select ${tenants.copyPaused} from ${tenants} where ${tenants.id} = ${tenantId}) as copy_paused`,
+  );
+  // Both drivers answer execute() with `{ rows }`.
+  const locked = result as { rows: { copy_paused: boolean | null }[] };
+  return { tenantId, copyPaused: locked.rows[0]?.copy_paused === true, slaveStates: new SlaveStateCache(tenantId), size };
+}
+
+const batchers = new WeakMap<Db, SignalBatcher>();
+
+/** The process's batcher for a database handle (one per `ctx.db`: lanes are per process). */
+export function signalBatcherOf(db: Db): SignalBatcher {
+  let batcher = batchers.get(db);
+  if (!batcher) {
+    batcher = new SignalBatcher(db);
+    batchers.set(db, batcher);
+  }
+  return batcher;
+}
