@@ -1,12 +1,15 @@
 /**
  * Live Trades beyond the spec's small examples (issue 4): slaves past the first five tabs stay
  * reachable through the searchable "More" picker, and 1,000 active signals render as a virtual
- * list — a bounded number of rows in the page, the oldest signal reached by scrolling.
+ * list — a bounded number of rows in the page, the oldest signal reached by scrolling — in the
+ * table (issue 16) and in the cards.
  */
+import type { Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { masterEvent } from "../support/bridge.ts";
 import { databaseKinds } from "../support/databases.ts";
 import { seedSession } from "./support/auth.ts";
+import { showTradesAs } from "./support/live-trades.ts";
 import { browserSuite } from "./support/suite.ts";
 import { setUpTradingTenant } from "./support/trading.ts";
 
@@ -71,37 +74,60 @@ describe.each(databaseKinds())("Live Trades at scale on %s", (kind) => {
       await seedSession(page, t);
       await page.goto("/trades");
       await page.getByTestId("tab-all").click();
+
+      // The table (default, issue 16): one row group per trade; the header is row 1.
+      await showTradesAs(page, "table");
+      const table = page.getByTestId("table-trades");
+      await table.waitFor();
+      expect(await table.getAttribute("aria-rowcount")).toBe(String(SIGNALS + 1));
+      await expectVirtualList(table, "tbody[data-index]", "tr[data-testid^='signal-']", ids);
+
+      // The cards, as before.
+      await showTradesAs(page, "cards");
       const list = page.getByTestId("list-signals");
       await list.waitFor();
       expect(await list.getAttribute("aria-rowcount")).toBe(String(SIGNALS));
-      const row = (i: number) => list.locator(`[data-index="${i}"]`);
-      await row(0).waitFor();
-      const rendered = () => list.locator("[data-index]").count();
-      expect(await rendered()).toBeLessThanOrEqual(MAX_RENDERED_ROWS);
-      expect(await row(SIGNALS - 1).count()).toBe(0);
-
-      // Scroll the list's scroll host (the list itself or a scrolling ancestor) to the end.
-      await expect
-        .poll(
-          async () => {
-            await list.evaluate((el: unknown) => {
-              const w = globalThis as unknown as { getComputedStyle(e: unknown): { overflowY: string }; document: { scrollingElement: ScrollNode | null } };
-              let node = el as ScrollNode | null;
-              while (node && !(node.scrollHeight > node.clientHeight && /(auto|scroll)/.test(w.getComputedStyle(node).overflowY))) node = node.parentElement;
-              const host = node ?? w.document.scrollingElement;
-              if (host) host.scrollTop = host.scrollHeight;
-            });
-            return row(SIGNALS - 1).count();
-          },
-          { timeout: 10_000 },
-        )
-        .toBe(1);
-      const last = await row(SIGNALS - 1).locator("[data-testid^='signal-']").first().getAttribute("data-testid");
-      expect(ids).toContain(last!.replace("signal-", ""));
-      expect(await rendered()).toBeLessThanOrEqual(MAX_RENDERED_ROWS);
-      expect(await row(0).count()).toBe(0);
+      await expectVirtualList(list, "[data-index]", "[data-testid^='signal-']", ids);
     } finally {
       await t.close();
     }
   });
 });
+
+/**
+ * A virtual list of SIGNALS items in `list` (items matched by `item`, each with data-index and
+ * the signal's element matched by `signal`): a bounded number rendered, the oldest reached by
+ * scrolling the list's scroll host to the end, the first one gone then.
+ */
+async function expectVirtualList(list: Locator, item: string, signal: string, ids: readonly string[]): Promise<void> {
+  const row = (i: number) => list.locator(`${item}[data-index="${i}"]`);
+  await row(0).waitFor();
+  const rendered = () => list.locator(item).count();
+  expect(await rendered()).toBeLessThanOrEqual(MAX_RENDERED_ROWS);
+  expect(await row(SIGNALS - 1).count()).toBe(0);
+
+  // Scroll the list's scroll host (the list itself or a scrolling ancestor) to the end.
+  await expect
+    .poll(
+      async () => {
+        await list.evaluate((el: unknown) => {
+          const w = globalThis as unknown as { getComputedStyle(e: unknown): { overflowY: string }; document: { scrollingElement: ScrollNode | null } };
+          let node = el as ScrollNode | null;
+          while (node && !(node.scrollHeight > node.clientHeight && /(auto|scroll)/.test(w.getComputedStyle(node).overflowY))) node = node.parentElement;
+          const host = node ?? w.document.scrollingElement;
+          if (host) host.scrollTop = host.scrollHeight;
+        });
+        return row(SIGNALS - 1).count();
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(1);
+  const last = await row(SIGNALS - 1).locator(signal).first().getAttribute("data-testid");
+  expect(ids).toContain(last!.replace("signal-", ""));
+  expect(await rendered()).toBeLessThanOrEqual(MAX_RENDERED_ROWS);
+  expect(await row(0).count()).toBe(0);
+  // Back to the top for the next view.
+  await list.evaluate((el: unknown) => {
+    for (let node = el as ScrollNode | null; node; node = node.parentElement) node.scrollTop = 0;
+  });
+}

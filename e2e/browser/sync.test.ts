@@ -18,6 +18,7 @@ import { SyncApi, Snapshots, copyPosition, expectNoOrders, fill, introduce, mast
 import { seedSession } from "./support/auth.ts";
 import { httpError, screenshot } from "./support/browser.ts";
 import { CallLog } from "./support/network.ts";
+import { expandAllTrades } from "./support/live-trades.ts";
 import { browserSuite } from "./support/suite.ts";
 import { setUpTradingTenant } from "./support/trading.ts";
 import { chooseOption, confirmDialog, expectToast, textOf } from "./support/ui.ts";
@@ -140,6 +141,8 @@ describe.each(databaseKinds())("sync status and repair on %s", (kind) => {
 
     // Live Trades shows the repair copy under the master's trade, marked "sync repair".
     await page.goto("/trades");
+    await page.getByTestId(`view-slave-${s1}`).getByTestId("table-trades").waitFor();
+    await expandAllTrades(page.getByTestId(`view-slave-${s1}`));
     const repair = page.getByTestId(`view-slave-${s1}`).locator('[data-origin="sync"]');
     await repair.waitFor();
     expect(await textOf(repair)).toBe("sync repair");

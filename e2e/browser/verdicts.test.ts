@@ -11,6 +11,7 @@ import type { BridgeClient } from "../../tools/bridge-client/client.ts";
 import { masterEvent } from "../support/bridge.ts";
 import { databaseKinds } from "../support/databases.ts";
 import { seedSession } from "./support/auth.ts";
+import { showTradesAs } from "./support/live-trades.ts";
 import { browserSuite } from "./support/suite.ts";
 import { setUpTradingTenant, type TradingTenant } from "./support/trading.ts";
 import { chooseOption, textOf } from "./support/ui.ts";
@@ -42,6 +43,8 @@ describe.each(databaseKinds())("copy verdicts in the browser on %s", (kind) => {
     await seedSession(page, t);
     await page.goto("/trades");
     await page.getByTestId("page-live-trades").waitFor();
+    // The cards show every verdict at once (the table shows them in a trade's expanded part).
+    await showTradesAs(page, "cards");
     await page.getByTestId("tab-all").click();
 
     // BUY: S1 copies, S2 only copies SELL trades.

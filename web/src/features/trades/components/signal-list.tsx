@@ -46,7 +46,7 @@ function scrollParentOf(element: HTMLElement): HTMLElement | null {
  * date as the content above the list changes height. Without a scrolling ancestor the list
  * scrolls itself (`own`).
  */
-function useScrollHost(ref: RefObject<HTMLDivElement | null>) {
+export function useScrollHost(ref: RefObject<HTMLDivElement | null>) {
   const [host, setHost] = useState<{ element: HTMLElement | null; own: boolean }>({ element: null, own: false });
   const [offset, setOffset] = useState(0);
 

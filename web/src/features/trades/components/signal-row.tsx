@@ -5,8 +5,8 @@ import { originMarker } from "@/lib/sync/sync-text";
 import { cn } from "@/lib/utils";
 import { summarizeSignalExecutions } from "../lib/execution-summary";
 import { formatLots, formatTradeTime } from "../lib/trade-text";
-import { closedForSlave, unconfirmedText, verdictSummaryText } from "../lib/verdicts";
-import { ExecutionLines } from "./execution-lines";
+import { closedForSlave, unconfirmedText } from "../lib/verdicts";
+import { SignalExecutions } from "./signal-executions";
 
 export interface SignalRowProps {
   signal: Signal;
@@ -31,10 +31,6 @@ export const SignalRow = memo(function SignalRow({ signal, executions, slaveLabe
   const buy = signal.side === "BUY";
   const remaining = Number(signal.volume);
   const partiallyClosed = remaining < Number(signal.openVolume);
-  const verdicts = useMemo(
-    () => (onlySlaveId || summary.total === 0 ? null : verdictSummaryText(orderedBySlave(summary.opening, slaveLabels), slaveLabels)),
-    [summary, slaveLabels, onlySlaveId],
-  );
   const waiting = unconfirmedText(signal, slaveLabels, onlySlaveId);
   const closedHere = onlySlaveId ? closedForSlave(signal, summary.latestFollowUp.get(onlySlaveId)) : false;
   const closed = signal.status !== "active" || closedHere;
@@ -95,25 +91,10 @@ export const SignalRow = memo(function SignalRow({ signal, executions, slaveLabe
       ) : null}
       {/* An ended signal comes without its executions (they leave the live list when it ends). */}
       {signal.status === "active" || summary.total > 0 ? (
-      <div className="flex flex-col gap-2 border-t pt-3">
-        <p className="text-xs font-medium text-muted-foreground" data-testid={`text-executed-${signal.id}`}>
-          Executed on {summary.executed}/{summary.total} slaves
-        </p>
-        {verdicts ? (
-          <p className="-mt-1 text-xs text-muted-foreground" data-testid={`text-verdict-summary-${signal.id}`}>
-            {verdicts}
-          </p>
-        ) : null}
-        <ExecutionLines summary={summary} masterSymbol={signal.symbol} slaveLabels={slaveLabels} onlySlaveId={onlySlaveId} />
-      </div>
+        <div className="border-t pt-3">
+          <SignalExecutions signal={signal} summary={summary} slaveLabels={slaveLabels} onlySlaveId={onlySlaveId} />
+        </div>
       ) : null}
     </article>
   );
 });
-
-/** The opening executions in slave-list order (accounts unknown to the list last), for the summary's names. */
-function orderedBySlave(opening: readonly Execution[], slaveLabels: ReadonlyMap<string, string>): Execution[] {
-  const rank = new Map([...slaveLabels.keys()].map((id, i) => [id, i]));
-  const at = (e: Execution) => rank.get(e.slaveAccountId) ?? Number.MAX_SAFE_INTEGER;
-  return [...opening].sort((a, b) => at(a) - at(b));
-}

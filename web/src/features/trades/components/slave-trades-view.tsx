@@ -8,8 +8,9 @@ import { Card, CardContent } from "@/components/ui/card";
 import { formatUsd } from "@/lib/format";
 import { useSlaveSummary } from "../api/use-slave-summary";
 import { type ExecutionIndex, signalsForSlave } from "../lib/execution-summary";
+import type { TradesViewMode } from "../lib/view-mode";
 import { AwaitingConfirmation } from "./awaiting-confirmation";
-import { SignalList } from "./signal-list";
+import { TradesList } from "./trades-view";
 
 function Stat({ label, value, testId, text = false }: { label: string; value: string | number; testId: string; text?: boolean }) {
   return (
@@ -35,14 +36,17 @@ export interface SlaveTradesViewProps {
   slaveLabels: ReadonlyMap<string, string>;
   /** Ended signals still waiting for a slave's close confirmation (only this slave's are shown). */
   awaiting?: readonly Signal[];
+  /** Table (issue 16, default) or cards. */
+  mode?: TradesViewMode;
 }
 
 /**
  * §2 slave tab: total trades, successful count, success rate (whole percent; all time, from the
  * server), balance, equity and broker, then the account's active trades with only its own
- * execution lines. Issue 14: above them the slave's sync status and its "Sync" button.
+ * execution lines (as the table or the cards, issue 16). Issue 14: above them the slave's sync
+ * status and its "Sync" button.
  */
-export function SlaveTradesView({ slave, signals, index, slaveLabels, awaiting = [] }: SlaveTradesViewProps) {
+export function SlaveTradesView({ slave, signals, index, slaveLabels, awaiting = [], mode = "table" }: SlaveTradesViewProps) {
   const { data: stats } = useSlaveSummary(slave.id);
   const own = useMemo(() => signalsForSlave(signals, index, slave.id), [signals, index, slave.id]);
   const ownAwaiting = useMemo(() => awaiting.filter((s) => s.unconfirmedSlaveIds?.includes(slave.id)), [awaiting, slave.id]);
@@ -66,9 +70,17 @@ export function SlaveTradesView({ slave, signals, index, slaveLabels, awaiting =
       {own.length === 0 ? (
         <EmptyState icon={Inbox} title="No active trades on this account. All positions are closed." testId="empty-slave-trades" />
       ) : (
-        <SignalList signals={own} index={index} slaveLabels={slaveLabels} onlySlaveId={slave.id} />
+        <TradesList
+          mode={mode}
+          signals={own}
+          index={index}
+          slaveLabels={slaveLabels}
+          onlySlaveId={slave.id}
+          caption={`Active trades on ${slaveLabels.get(slave.id) ?? slave.accountNumber}`}
+          tableTestId="table-trades"
+        />
       )}
-      <AwaitingConfirmation signals={ownAwaiting} index={index} slaveLabels={slaveLabels} onlySlaveId={slave.id} />
+      <AwaitingConfirmation signals={ownAwaiting} index={index} slaveLabels={slaveLabels} onlySlaveId={slave.id} mode={mode} />
     </div>
   );
 }

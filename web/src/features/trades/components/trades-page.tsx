@@ -12,12 +12,13 @@ import { useLiveTrades } from "../api/use-live-trades";
 import { indexExecutionsBySignal } from "../lib/execution-summary";
 import { LiveTradesFeed } from "./live-trades-feed";
 import { AwaitingConfirmation } from "./awaiting-confirmation";
-import { SignalList } from "./signal-list";
 import { SlaveTradesView } from "./slave-trades-view";
+import { TradesList, TradesViewToggle, useTradesViewMode } from "./trades-view";
 
 /**
  * §2 /trades Live Trades: Refresh, tabs 'All Accounts' plus the first 5 slaves (default the first
  * slave, else All), active signals with their slave executions, kept live by §4 socket messages.
+ * Issue 16: shown as a dense sortable table (default) or as the cards, a choice remembered.
  */
 export function TradesPage() {
   const live = useLiveTrades();
@@ -27,6 +28,7 @@ export function TradesPage() {
   const slaveLabels = useMemo(() => new Map(slaves.map((s) => [s.id, slaveTabLabel(s)])), [slaves]);
   const selectedSlave = slaves.find((s) => s.id === tab.value);
   const awaiting = useAwaitingConfirmation();
+  const [mode, setMode] = useTradesViewMode();
 
   let body;
   if (live.error && !live.ready) {
@@ -57,12 +59,12 @@ export function TradesPage() {
             {live.signals.length === 0 ? (
               <EmptyState icon={Activity} title="No active trades. All positions are closed or waiting for new signals..." testId="empty-trades" />
             ) : (
-              <SignalList signals={live.signals} index={index} slaveLabels={slaveLabels} />
+              <TradesList mode={mode} signals={live.signals} index={index} slaveLabels={slaveLabels} caption="Active trades" tableTestId="table-trades" />
             )}
-            <AwaitingConfirmation signals={awaiting} index={index} slaveLabels={slaveLabels} />
+            <AwaitingConfirmation signals={awaiting} index={index} slaveLabels={slaveLabels} mode={mode} />
           </>
         ) : (
-          <SlaveTradesView slave={selectedSlave} signals={live.signals} index={index} slaveLabels={slaveLabels} awaiting={awaiting} />
+          <SlaveTradesView slave={selectedSlave} signals={live.signals} index={index} slaveLabels={slaveLabels} awaiting={awaiting} mode={mode} />
         )}
       </SlaveTabs>
     );
@@ -75,15 +77,18 @@ export function TradesPage() {
         title="Live Trades"
         description="Monitor active signals and their executions on every slave account"
         actions={
-          <Button
-            variant="outline"
-            onClick={() => void live.refresh()}
-            disabled={live.fetching}
-            data-testid="button-refresh"
-          >
-            <RefreshCw className={cn(live.fetching && "animate-spin")} />
-            Refresh
-          </Button>
+          <>
+            <TradesViewToggle mode={mode} onChange={setMode} />
+            <Button
+              variant="outline"
+              onClick={() => void live.refresh()}
+              disabled={live.fetching}
+              data-testid="button-refresh"
+            >
+              <RefreshCw className={cn(live.fetching && "animate-spin")} />
+              Refresh
+            </Button>
+          </>
         }
       />
       {body}
