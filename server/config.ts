@@ -72,10 +72,12 @@ const envSchema = z.object({
   BRIDGE_TS_TOLERANCE_S: z.coerce.number().int().min(1).max(3600).default(60),
   /** Bridge admission (http/admission.ts): requests running at once, all tenants. */
   BRIDGE_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(256),
-  /** …and per tenant (also how many of one tenant may wait). */
+  /** …and per tenant. */
   BRIDGE_MAX_IN_FLIGHT_PER_TENANT: z.coerce.number().int().min(1).max(100_000).default(64),
-  /** Requests waiting for a slot, all tenants. */
-  BRIDGE_MAX_QUEUED: z.coerce.number().int().min(0).max(100_000).default(256),
+  /** Requests waiting for a slot, all tenants (each costs memory only: its body is not read yet). */
+  BRIDGE_MAX_QUEUED: z.coerce.number().int().min(0).max(100_000).default(4_096),
+  /** …of one tenant (500 slave EAs reporting in the same instant queue rather than being shed). */
+  BRIDGE_MAX_QUEUED_PER_TENANT: z.coerce.number().int().min(0).max(100_000).default(1_024),
   /** Longest time from arrival until a bridge request must have started, else 503, ms. */
   BRIDGE_QUEUE_BUDGET_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /** Shed every new bridge request while the event loop's mean delay over the last second exceeds this, ms; 0 = never. */
@@ -207,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxInFlight: e.BRIDGE_MAX_IN_FLIGHT,
       maxPerTenant: Math.min(e.BRIDGE_MAX_IN_FLIGHT_PER_TENANT, e.BRIDGE_MAX_IN_FLIGHT),
       maxQueued: e.BRIDGE_MAX_QUEUED,
+      maxQueuedPerTenant: Math.min(e.BRIDGE_MAX_QUEUED_PER_TENANT, e.BRIDGE_MAX_QUEUED),
       queueBudgetMs: e.BRIDGE_QUEUE_BUDGET_MS,
       maxEventLoopDelayMs: e.BRIDGE_MAX_EVENT_LOOP_DELAY_MS,
       retryAfterS: e.BRIDGE_RETRY_AFTER_S,

@@ -39,6 +39,17 @@ describe("AdmissionLimiter", () => {
     expect(gate.stats()).toEqual({ inFlight: 0, queued: 0 });
   });
 
+  it("lets one tenant queue up to its own queue share, beyond its running limit", async () => {
+    const gate = new AdmissionLimiter({ maxInFlight: 10, maxPerTenant: 1, maxQueued: 10, maxQueuedPerTenant: 3 });
+    const running = await gate.acquire("A", 1000);
+    const waiting = [gate.acquire("A", 1000), gate.acquire("A", 1000), gate.acquire("A", 1000)];
+    expect(gate.stats()).toEqual({ inFlight: 1, queued: 3 });
+    expect(await reasonOf(gate.acquire("A", 1000))).toBe("queue_full");
+    running.release();
+    for (const w of waiting) (await w).release();
+    expect(gate.stats()).toEqual({ inFlight: 0, queued: 0 });
+  });
+
   it("bounds one tenant below the overall limit while others still start at once", async () => {
     const gate = new AdmissionLimiter({ maxInFlight: 10, maxPerTenant: 2, maxQueued: 10 });
     const a = [await gate.acquire("A", 1000), await gate.acquire("A", 1000)];

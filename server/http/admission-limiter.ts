@@ -1,7 +1,7 @@
 /**
  * A bounded admission gate (issue 15, goal 5): at most `maxInFlight` requests run at once, at most
  * `maxPerTenant` of them for one tenant, and at most `maxQueued` wait for a slot (a tenant at most
- * `maxPerTenant` of those). A waiter gets a slot within its wait budget or is refused with `Shed`;
+ * `maxQueuedPerTenant` of those, `maxPerTenant` when not given). A waiter gets a slot within its wait budget or is refused with `Shed`;
  * nothing is ever queued without a bound. Free slots go to waiting tenants in turn (round robin),
  * so one busy tenant cannot make every other tenant wait behind its backlog.
  *
@@ -21,10 +21,16 @@ export class Shed extends Error {
 export interface LaneLimits {
   /** Requests running at once, all tenants. */
   maxInFlight: number;
-  /** Requests running at once for one tenant; also how many of one tenant may wait. */
+  /** Requests running at once for one tenant. */
   maxPerTenant: number;
   /** Requests waiting for a slot, all tenants. */
   maxQueued: number;
+  /**
+   * Requests of one tenant waiting for a slot (default `maxPerTenant`). Waiting costs memory only
+   * (the body is not read yet) and the wait budget bounds the delay, so a tenant whose hundreds of
+   * slave EAs report in the same instant after a signal may queue them rather than be shed.
+   */
+  maxQueuedPerTenant?: number;
 }
 
 /** A held slot. `release()` is idempotent: call it on every way out (answer, error, abort, parking). */
@@ -72,7 +78,7 @@ export class AdmissionLimiter {
     if (this.canStart(tenant)) return Promise.resolve(this.start(tenant));
     if (waitMs <= 0) return Promise.reject(new Shed("budget"));
     const own = this.queues.get(tenant);
-    if (this.queued >= this.limits.maxQueued || (own?.length ?? 0) >= this.limits.maxPerTenant) {
+    if (this.queued >= this.limits.maxQueued || (own?.length ?? 0) >= (this.limits.maxQueuedPerTenant ?? this.limits.maxPerTenant)) {
       return Promise.reject(new Shed("queue_full"));
     }
     return new Promise<Ticket>((resolve, reject) => {

@@ -43,7 +43,7 @@ describe.each(databaseKinds())("bridge admission on %s", (kind) => {
     app.decorateRequest("rawBody", null);
     installErrorHandler(app);
     await app.register(async (v1) => {
-      admission = installAdmission(v1, { maxInFlight: 2, maxPerTenant: 1, maxQueued: 4, queueBudgetMs: 10_000, maxEventLoopDelayMs: 1000, retryAfterS: 3 });
+      admission = installAdmission(v1, { maxInFlight: 2, maxPerTenant: 1, maxQueued: 4, maxQueuedPerTenant: 1, queueBudgetMs: 10_000, maxEventLoopDelayMs: 1000, retryAfterS: 3 });
       installBridgeAuth(v1, tc.ctx);
       v1.get("/v1/probe", { config: { bridge: { scope: "DASHBOARD", replay: "cache" } } }, async (request) => {
         handled.push({ ageS: Math.floor(Date.now() / 1000) - Number(request.headers["x-ts"]) });

@@ -93,8 +93,8 @@ export class BridgeAdmission {
   readonly shed: Record<ShedReason, number> = { queue_full: 0, budget: 0, event_loop: 0 };
 
   constructor(readonly settings: AdmissionSettings) {
-    const { maxInFlight, maxPerTenant, maxQueued } = settings;
-    this.work = new AdmissionLimiter({ maxInFlight, maxPerTenant, maxQueued });
+    const { maxInFlight, maxPerTenant, maxQueued, maxQueuedPerTenant } = settings;
+    this.work = new AdmissionLimiter({ maxInFlight, maxPerTenant, maxQueued, maxQueuedPerTenant });
     const share = (n: number) => Math.max(1, Math.ceil(n / HEARTBEAT_SHARE));
     this.heartbeats = new AdmissionLimiter({ maxInFlight: share(maxInFlight), maxPerTenant: share(maxPerTenant), maxQueued: share(maxQueued) });
   }
