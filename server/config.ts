@@ -154,6 +154,7 @@ export type Config = {
     maxInFlight: number;
     maxPerTenant: number;
     maxQueued: number;
+    maxQueuedPerTenant: number;
     queueBudgetMs: number;
     maxEventLoopDelayMs: number;
     retryAfterS: number;
