@@ -12,6 +12,10 @@
  * - NOTIFY statements to the other instances (realtime/cluster.ts: they write nothing; a lost
  *   notice is made up by the poll's safety-net re-check).
  * A crash of the server process alone loses none of them: PostgreSQL still has the commit.
+ * Several of them are written per turn of the event loop in ONE statement (db/tick-batch.ts):
+ * replay records, polls' signs of life, hand-out records. Each caller still awaits the statement
+ * that carries its row, and a failed statement fails every request in it: a request is never
+ * answered as if its write had happened when it did not.
  * Dashboard changes and signals always use the durable `db`.
  */
 export {};

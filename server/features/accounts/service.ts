@@ -20,6 +20,7 @@ import { emptyEffects, publishEffects } from "../copy-engine/effects.ts";
 import { completeSignalsIfDone } from "../copy-engine/store/completion-store.ts";
 import { toAccount } from "./mappers.ts";
 import { findAccount, liveAccount } from "./queries.ts";
+import { announceApiKeyChange, forgetApiKeys } from "../bridge/key-cache.ts";
 
 type CreateInput = z.output<typeof createAccountRequestSchema>;
 type UpdateInput = z.output<typeof updateAccountRequestSchema>;
@@ -130,6 +131,7 @@ export async function deleteAccount(ctx: AppContext, tenantId: string, id: strin
       .returning();
     if (!row) throw notFound("Account");
     const keys = await tx.delete(apiKeys).where(ofTenant(apiKeys, tenantId, eq(apiKeys.accountId, id))).returning();
+    await announceApiKeyChange(ctx, tx, keys.map((k) => k.keyId));
     const queued = await tx
       .select({ id: executions.id, action: executions.action, status: executions.status, deliveryCount: executions.deliveryCount, slaveAccountId: executions.slaveAccountId, signalId: executions.signalId })
       .from(executions)
@@ -166,6 +168,7 @@ export async function deleteAccount(ctx: AppContext, tenantId: string, id: strin
     });
     return { account: row, keys, cancelled, closedSignalIds };
   });
+  forgetApiKeys(ctx, keys.map((k) => k.keyId));
   ctx.hub.publish(tenantId, { type: "account_deleted", data: { id: account.id } });
   publishEffects(ctx, tenantId, { ...emptyEffects(), executions: cancelled, closedSignalIds });
   return {

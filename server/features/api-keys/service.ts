@@ -22,6 +22,7 @@ import { findAccount, findMaster } from "../accounts/queries.ts";
 import { writeAuditLog } from "../audit/write-audit-log.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
 import { toApiKey } from "./mappers.ts";
+import { announceApiKeyChange, forgetApiKeys } from "../bridge/key-cache.ts";
 
 type CreateInput = z.output<typeof createApiKeyRequestSchema>;
 
@@ -76,9 +77,11 @@ export async function createApiKey(ctx: AppContext, tenantId: string, input: Cre
 
 /** Enables or disables a key (takes effect on its next request); audited. Errors: 404 unknown key. */
 export async function setApiKeyEnabled(ctx: AppContext, tenantId: string, id: string, enabled: boolean): Promise<ApiKey> {
-  return ctx.db.transaction(async (tx) => {
+  const key = await ctx.db.transaction(async (tx) => {
     const [row] = await tx.update(apiKeys).set({ enabled }).where(ofTenantById(apiKeys, tenantId, id)).returning();
     if (!row) throw notFound("API key");
+    // Every instance drops its cached copy when this commits (bridge/key-cache.ts).
+    await announceApiKeyChange(ctx, tx, [row.keyId]);
     await writeAuditLog(tx, {
       tenantId,
       level: enabled ? "info" : "warning",
@@ -89,13 +92,16 @@ export async function setApiKeyEnabled(ctx: AppContext, tenantId: string, id: st
     });
     return toApiKey(row, row.accountId ? await findAccount(tx, tenantId, row.accountId) : null);
   });
+  forgetApiKeys(ctx, [key.apiKey]);
+  return key;
 }
 
 /** Deletes a key for good (its terminal is refused from the next request); audited. Errors: 404 unknown key. */
 export async function deleteApiKey(ctx: AppContext, tenantId: string, id: string): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
+  const keyId = await ctx.db.transaction(async (tx) => {
     const [row] = await tx.delete(apiKeys).where(ofTenantById(apiKeys, tenantId, id)).returning();
     if (!row) throw notFound("API key");
+    await announceApiKeyChange(ctx, tx, [row.keyId]);
     await writeAuditLog(tx, {
       tenantId,
       level: "warning",
@@ -104,5 +110,7 @@ export async function deleteApiKey(ctx: AppContext, tenantId: string, id: string
       message: `API key "${row.name}" (${row.scope}) deleted`,
       metadata: { apiKeyId: row.id, apiKey: row.keyId },
     });
+    return row.keyId;
   });
+  forgetApiKeys(ctx, [keyId]);
 }

@@ -4,12 +4,12 @@
  * validation (preValidation, nothing written); the replay record and `lastUsedAt` are written only
  * once the request is also valid (preHandler).
  */
-import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ApiKeyScope } from "#contract";
-import { apiKeys } from "../../db/schema.ts";
+import { rawStatement, runRaw } from "../../db/raw.ts";
 import type { AppContext, RequestAuth } from "../../http/context.ts";
 import { AppError } from "../../http/errors.ts";
+import { keyCacheOf, startKeyInvalidation } from "./key-cache.ts";
 import { rejectReplay } from "./replay-cache.ts";
 import { verifySignedRequest, type VerifiedRequest } from "./signed-request.ts";
 
@@ -36,6 +36,8 @@ export type ApiKeyAuth = Extract<RequestAuth, { via: "api_key" }>;
 
 const LAST_USED_EVERY_MS = 60_000;
 
+const touchLastUsed = rawStatement("bridge_key_last_used", "update api_keys set last_used_at = $2 where tenant_id = $1 and id = $3");
+
 /** Throttled `lastUsedAt` writes (at most one per key per minute per instance). */
 class LastUsedTracker {
   private readonly written = new Map<string, number>();
@@ -44,11 +46,7 @@ class LastUsedTracker {
     const last = this.written.get(key.id) ?? key.lastUsedAt?.getTime() ?? 0;
     if (now - last < LAST_USED_EVERY_MS) return;
     this.written.set(key.id, now);
-    ctx.relaxedDb
-      .update(apiKeys)
-      .set({ lastUsedAt: new Date(now) })
-      .where(eq(apiKeys.id, key.id))
-      .catch((err: unknown) => log.warn({ err }, "lastUsedAt update failed"));
+    runRaw(ctx.relaxedDb, touchLastUsed, [key.tenantId, new Date(now).toISOString(), key.id]).catch((err: unknown) => log.warn({ err }, "lastUsedAt update failed"));
   }
 }
 
@@ -60,10 +58,13 @@ function toAuth(v: VerifiedRequest): ApiKeyAuth {
 export function installBridgeAuth(app: FastifyInstance, ctx: AppContext): void {
   const lastUsed = new LastUsedTracker();
   app.decorateRequest("verifiedKey", null);
+  // Cached keys are served only while every key change of any instance is heard (key-cache.ts).
+  const keyFeed = startKeyInvalidation(ctx, (msg, err) => app.log.warn({ err }, msg));
+  if (keyFeed) app.addHook("onClose", () => keyFeed.close());
   app.addHook("preValidation", async (request) => {
     const cfg = request.routeOptions.config.bridge;
     if (!cfg) return;
-    const verified = await verifySignedRequest(ctx.db, ctx.secrets, request, ctx.config.bridgeTsToleranceS);
+    const verified = await verifySignedRequest({ db: ctx.db, secrets: ctx.secrets, cache: keyCacheOf(ctx) }, request, ctx.config.bridgeTsToleranceS);
     if (verified.key.scope !== cfg.scope) {
       throw new AppError("forbidden_scope", `A ${verified.key.scope} key cannot call ${cfg.scope} endpoints`);
     }
@@ -88,7 +89,7 @@ export function dashboardKeyVerifier(ctx: AppContext) {
     if (request.method !== "GET") {
       throw new AppError("forbidden_scope", "Signed requests to the dashboard API are read-only: only GET with a DASHBOARD key");
     }
-    const verified = await verifySignedRequest(ctx.db, ctx.secrets, request, ctx.config.bridgeTsToleranceS);
+    const verified = await verifySignedRequest({ db: ctx.db, secrets: ctx.secrets, cache: keyCacheOf(ctx) }, request, ctx.config.bridgeTsToleranceS);
     if (verified.key.scope !== "DASHBOARD" || request.method !== "GET") {
       throw new AppError("forbidden_scope", "Only DASHBOARD keys may read the dashboard API, and only with GET");
     }

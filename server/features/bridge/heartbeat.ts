@@ -12,7 +12,9 @@ import { isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Account } from "#contract";
 import type { Db } from "../../db/client.ts";
 import { accountSamples, accountSamples15m, accountSamplesHourly, accounts } from "../../db/schema.ts";
+import { rawStatement, runRaw, tableColumns, tableRow } from "../../db/raw.ts";
 import { ofTenantById } from "../../db/scope.ts";
+import { TickBatcher } from "../../db/tick-batch.ts";
 import type { AppContext } from "../../http/context.ts";
 import { toAccount, type AccountRow } from "../accounts/mappers.ts";
 import { writeAuditLog } from "../audit/write-audit-log.ts";
@@ -156,37 +158,90 @@ export async function recordHeartbeat(ctx: AppContext, account: AccountRow, hb: 
   return dto;
 }
 
+const touchAccounts = rawStatement(
+  "bridge_poll_sign_of_life",
+  `update accounts a set last_heartbeat = u.ts
+   from unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) as u(tenant_id, id, ts)
+   where a.tenant_id = u.tenant_id and a.id = u.id
+     and (a.last_heartbeat is null or a.last_heartbeat < u.ts - $4::int * interval '1 millisecond')
+   returning ${tableColumns(accounts, "a")}`,
+  tableRow(accounts),
+);
+
+interface Touch {
+  tenantId: string;
+  accountId: string;
+  now: Date;
+}
+
+/**
+ * Moves `last_heartbeat` of every account in `touches` in ONE statement (each only when older
+ * than POLL_TOUCH_EVERY_MS); returns, per touch, the updated row or null when it was not older.
+ */
+async function touchBatch(relaxedDb: Db, touches: Touch[]): Promise<(AccountRow | null)[]> {
+  const rows = await runRaw(relaxedDb, touchAccounts, [
+    touches.map((t) => t.tenantId),
+    touches.map((t) => t.accountId),
+    touches.map((t) => t.now.toISOString()),
+    POLL_TOUCH_EVERY_MS,
+  ]);
+  const byId = new Map(rows.map((r) => [`${r.tenantId} ${r.id}`, r]));
+  const seen = new Set<string>();
+  return touches.map((t) => {
+    const k = `${t.tenantId} ${t.accountId}`;
+    // The same account twice in one turn: only the first is told it moved the time.
+    if (seen.has(k)) return null;
+    seen.add(k);
+    return byId.get(k) ?? null;
+  });
+}
+
+const touchers = new WeakMap<Db, TickBatcher<Touch, AccountRow | null>>();
+
 /**
  * A slave poll is a sign of life (docs/bridge-protocol.md §6.2): it moves the account's last
  * heartbeat to `now` — at most once a second (nothing at all when the stored time is younger),
- * one relaxed-commit update — so a terminal busy long-polling never looks silent. A poll after
- * more than a minute of silence also writes the "connected" audit entry a heartbeat would.
- * Balance, equity and status stay the heartbeat's business.
+ * one relaxed-commit update shared by every poll of this turn of the event loop — so a terminal
+ * busy long-polling never looks silent. A poll after more than a minute of silence also writes
+ * the "connected" audit entry a heartbeat would (its own transaction: rare).
+ * Balance, equity and status stay the heartbeat's business. Errors: the database's (a failed
+ * batch fails each of its polls).
  */
 export async function recordPollSignOfLife(ctx: AppContext, account: AccountRow, now = new Date()): Promise<void> {
   const last = account.lastHeartbeat?.getTime();
   if (last !== undefined && now.getTime() - last < POLL_TOUCH_EVERY_MS) return;
   const reconnected = last === undefined || now.getTime() - last > RECONNECT_AFTER_MS;
-  const updated = await ctx.relaxedDb.transaction(async (tx: Db) => {
-    const [row] = await tx
-      .update(accounts)
-      .set({ lastHeartbeat: now })
-      .where(
-        ofTenantById(accounts, account.tenantId, account.id, or(isNull(accounts.lastHeartbeat), lt(accounts.lastHeartbeat, new Date(now.getTime() - POLL_TOUCH_EVERY_MS)))),
-      )
-      .returning();
-    if (row && reconnected) {
-      await writeAuditLog(tx, {
-        tenantId: account.tenantId,
-        category: "system",
-        source: "bridge",
-        message: `${account.role === "MASTER" ? "Master EA" : "Slave EA"} connected (${account.accountNumber})`,
-        accountId: account.id,
-        metadata: { login: row.login, server: row.server, via: "poll" },
-      });
+  let updated: AccountRow | null | undefined;
+  if (reconnected) {
+    updated = await ctx.relaxedDb.transaction(async (tx: Db) => {
+      const [row] = await tx
+        .update(accounts)
+        .set({ lastHeartbeat: now })
+        .where(
+          ofTenantById(accounts, account.tenantId, account.id, or(isNull(accounts.lastHeartbeat), lt(accounts.lastHeartbeat, new Date(now.getTime() - POLL_TOUCH_EVERY_MS)))),
+        )
+        .returning();
+      if (row) {
+        await writeAuditLog(tx, {
+          tenantId: account.tenantId,
+          category: "system",
+          source: "bridge",
+          message: `${account.role === "MASTER" ? "Master EA" : "Slave EA"} connected (${account.accountNumber})`,
+          accountId: account.id,
+          metadata: { login: row.login, server: row.server, via: "poll" },
+        });
+      }
+      return row;
+    });
+  } else {
+    let b = touchers.get(ctx.relaxedDb);
+    if (!b) {
+      const db = ctx.relaxedDb;
+      b = new TickBatcher((items) => touchBatch(db, items));
+      touchers.set(db, b);
     }
-    return row;
-  });
+    updated = await b.add({ tenantId: account.tenantId, accountId: account.id, now });
+  }
   if (updated && (last === undefined || now.getTime() - last >= POLL_PUBLISH_EVERY_MS)) {
     ctx.hub.publish(account.tenantId, { type: "account_updated", data: toAccount(updated) });
   }

@@ -10,13 +10,14 @@
  * Nothing is written for a rejected request.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { eq } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.ts";
+import { rawStatement, runRaw, tableColumns, tableRow } from "../../db/raw.ts";
 import { apiKeys } from "../../db/schema.ts";
 import { AppError } from "../../http/errors.ts";
 import type { ApiKeyRow } from "../api-keys/mappers.ts";
 import type { SecretBox } from "../api-keys/secret-box.ts";
+import type { ApiKeyCache, CachedKey } from "./key-cache.ts";
 
 const SIGNATURE_RE = /^[0-9a-fA-F]{64}$/;
 const TS_RE = /^\d{1,12}$/;
@@ -41,9 +42,41 @@ export function computeSignature(secret: string, method: string, path: string, t
   return h.digest();
 }
 
+const findKey = rawStatement("bridge_find_api_key", `select ${tableColumns(apiKeys)} from api_keys where key_id = $1 limit 1`, tableRow(apiKeys));
+
+/** Where keys are looked up: the database, through `cache` when given (key-cache.ts). */
+export interface KeySource {
+  db: Db;
+  secrets: SecretBox;
+  cache?: ApiKeyCache | undefined;
+}
+
+/** The key `keyId` with its decrypted secret (null when undecryptable), from the cache or the database; null when unknown. */
+async function lookUpKey(src: KeySource, keyId: string): Promise<CachedKey | null> {
+  const hit = src.cache?.get(keyId);
+  if (hit) return hit;
+  const epoch = src.cache?.mark() ?? 0;
+  const [row] = await runRaw(src.db, findKey, [keyId]);
+  if (!row) return null;
+  let secret: string | null;
+  try {
+    secret = src.secrets.decrypt(row.secretEnc);
+  } catch {
+    // Encrypted under another SECRET_KEY: the key cannot be verified (answered as a bad signature).
+    secret = null;
+  }
+  const key = { row, secret };
+  src.cache?.set(keyId, key, epoch);
+  return key;
+}
+
+/**
+ * Verifies a signed request (the checks in the module comment). `src`: where the key is looked up
+ * (and cached). Errors: AppError missing_headers, unknown_key, timestamp_out_of_window,
+ * bad_signature, key_disabled.
+ */
 export async function verifySignedRequest(
-  db: Db,
-  secrets: SecretBox,
+  src: KeySource,
   request: FastifyRequest,
   toleranceS: number,
   // Outside /v1 (signed dashboard GETs) no arrival is recorded: verification runs on arrival there.
@@ -55,9 +88,9 @@ export async function verifySignedRequest(
   if (!keyId || !tsText || !signature) {
     throw new AppError("missing_headers", "Signed requests need the x-api-key, x-ts and x-signature headers");
   }
-  const rows = keyId.length <= 64 ? await db.select().from(apiKeys).where(eq(apiKeys.keyId, keyId)).limit(1) : [];
-  const key = rows[0];
-  if (!key) throw new AppError("unknown_key", "Unknown API key");
+  const found = keyId.length <= 64 ? await lookUpKey(src, keyId) : null;
+  if (!found) throw new AppError("unknown_key", "Unknown API key");
+  const key = found.row;
 
   const ts = TS_RE.test(tsText) ? Number(tsText) : NaN;
   // Whole seconds on both sides: ts is integer seconds, so now − 60 must still pass.
@@ -66,13 +99,8 @@ export async function verifySignedRequest(
   }
 
   if (!SIGNATURE_RE.test(signature)) throw new AppError("bad_signature", "x-signature must be 64 hex characters");
-  let secret: string;
-  try {
-    secret = secrets.decrypt(key.secretEnc);
-  } catch {
-    // Encrypted under another SECRET_KEY: the key cannot be verified, answer as a bad signature.
-    throw new AppError("bad_signature", "Signature does not match");
-  }
+  const secret = found.secret;
+  if (secret === null) throw new AppError("bad_signature", "Signature does not match");
   // The request target exactly as sent, query string included.
   const expected = computeSignature(secret, request.method, request.raw.url ?? request.url, tsText, request.rawBody);
   if (!timingSafeEqual(expected, Buffer.from(signature, "hex"))) {

@@ -17,7 +17,9 @@ import {
   type SnapshotResponse,
 } from "#contract";
 import { and, count, eq } from "drizzle-orm";
-import { executions } from "../../db/schema.ts";
+import type { Db } from "../../db/client.ts";
+import { rawStatement, runRaw, tableColumns, tableRow } from "../../db/raw.ts";
+import { executions, riskLimits } from "../../db/schema.ts";
 import { releaseAdmission } from "../../http/admission.ts";
 import { ofTenant } from "../../db/scope.ts";
 import type { AppContext } from "../../http/context.ts";
@@ -39,6 +41,18 @@ import { findTenantPause } from "./tenant-pause.ts";
 const slaveRoute = { bridge: { scope: "SLAVE" as const, replay: "cache" as const } };
 /** Reports answer a repeated signed request themselves (its first answer), not with 409 `replayed`. */
 const reportRoute = { bridge: { scope: "SLAVE" as const, replay: "handler" as const } };
+
+const riskLimitOf = rawStatement(
+  "bridge_risk_limit",
+  `select ${tableColumns(riskLimits)} from risk_limits where tenant_id = $1 and account_id = $2 limit 1`,
+  tableRow(riskLimits),
+);
+
+/** The slave's risk limit row (as risk/queries.ts findRiskLimit) through a prepared statement: read by every poll. */
+async function findRiskLimitRaw(db: Db, tenantId: string, accountId: string) {
+  const [row] = await runRaw(db, riskLimitOf, [tenantId, accountId]);
+  return row ?? null;
+}
 
 export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -72,7 +86,7 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
     const auth = apiKeyAuthOf(request);
     const slave = await resolveSlaveAccount(ctx.db, auth, request.body);
     // The sign of life runs beside the risk-limit read: no extra wait on the poll's path.
-    const [limit] = await Promise.all([findRiskLimit(ctx.db, auth.tenantId, slave.id), recordPollSignOfLife(ctx, slave)]);
+    const [limit] = await Promise.all([findRiskLimitRaw(ctx.db, auth.tenantId, slave.id), recordPollSignOfLife(ctx, slave)]);
     const aborted = new AbortController();
     reply.raw.once("close", () => aborted.abort());
     const fromDb = orderSource(ctx, auth.tenantId, slave.id, request.body);

@@ -8,11 +8,12 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { rawStatement, runRaw, tableColumns, tableRow } from "../../db/raw.ts";
 import { accounts } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
 import { AppError, invalidField, notFound } from "../../http/errors.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
-import { findAccount, findMaster, liveAccount } from "../accounts/queries.ts";
+import { findMaster, liveAccount } from "../accounts/queries.ts";
 import type { ApiKeyAuth } from "./auth.ts";
 
 export interface AccountSelector {
@@ -22,7 +23,7 @@ export interface AccountSelector {
 
 /** The master account a MASTER key acts for. Errors: 404 when the tenant has none. */
 export async function resolveMasterAccount(db: Db, auth: ApiKeyAuth): Promise<AccountRow> {
-  const row = auth.accountId ? await findAccount(db, auth.tenantId, auth.accountId) : await findMaster(db, auth.tenantId);
+  const row = auth.accountId ? await findLiveAccount(db, auth.tenantId, auth.accountId) : await findMaster(db, auth.tenantId);
   if (!row || row.role !== "MASTER") throw notFound("Master account");
   return row;
 }
@@ -46,6 +47,18 @@ export function assertSelectsMaster(master: AccountRow, sel: AccountSelector): v
   if ((sel.accountId && sel.accountId !== master.id) || (sel.accountNumber && sel.accountNumber !== master.accountNumber)) {
     throw new AppError("forbidden_scope", "A MASTER key acts for the master account only");
   }
+}
+
+const liveAccountById = rawStatement(
+  "bridge_live_account",
+  `select ${tableColumns(accounts)} from accounts where tenant_id = $1 and id = $2 and deleted_at is null limit 1`,
+  tableRow(accounts),
+);
+
+/** A live account of the tenant by id (any role), null when unknown, deleted or another tenant's: one prepared statement. */
+export async function findLiveAccount(db: Db, tenantId: string, id: string): Promise<AccountRow | null> {
+  const [row] = await runRaw(db, liveAccountById, [tenantId, id]);
+  return row ?? null;
 }
 
 /** A live slave of the tenant (a deleted account is unknown to the bridge, like one never added). */
@@ -72,7 +85,8 @@ async function assertSelectorAgrees(db: Db, tenantId: string, sel: AccountSelect
  */
 export async function resolveSlaveAccount(db: Db, auth: ApiKeyAuth, sel: AccountSelector): Promise<AccountRow> {
   if (auth.accountId) {
-    const row = await findAccount(db, auth.tenantId, auth.accountId);
+    // The common case (every poll and report of a bound key): a fixed statement, no query building.
+    const row = await findLiveAccount(db, auth.tenantId, auth.accountId);
     if (!row) throw notFound("Account");
     const idOther = sel.accountId !== undefined && sel.accountId !== row.id;
     const numberOther = sel.accountNumber !== undefined && sel.accountNumber !== row.accountNumber;

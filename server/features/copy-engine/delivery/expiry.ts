@@ -9,6 +9,7 @@
  */
 import { and, eq, inArray, isNotNull, lte, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
+import { rawStatement, runRaw } from "../../../db/raw.ts";
 import { executions } from "../../../db/schema.ts";
 import { ofTenant } from "../../../db/scope.ts";
 import { writeAuditLogs } from "../../audit/write-audit-log.ts";
@@ -76,12 +77,19 @@ export async function expireUndelivered(db: Db, tenantId: string, accountId: str
   });
 }
 
-/** Whether the slave has a pending order that expired before its first hand-out (one indexed read, no lock). */
+const anyExpired = rawStatement(
+  "delivery_has_expired_undelivered",
+  `select 1 from executions
+   where tenant_id = $1 and slave_account_id = $2 and status = 'pending'
+     and delivery_count = 0 and expires_at is not null and expires_at <= $3::timestamptz
+   limit 1`,
+);
+
+/**
+ * Whether the slave has a pending order that expired before its first hand-out (one indexed read,
+ * no lock; expiredUndelivered's condition, as a prepared statement: every poll asks).
+ */
 export async function hasExpiredUndelivered(db: Db, tenantId: string, accountId: string, now = new Date()): Promise<boolean> {
-  const rows = await db
-    .select({ id: executions.id })
-    .from(executions)
-    .where(ofTenant(executions, tenantId, eq(executions.slaveAccountId, accountId), eq(executions.status, "pending"), expiredUndelivered(now)))
-    .limit(1);
+  const rows = await runRaw(db, anyExpired, [tenantId, accountId, now.toISOString()]);
   return rows.length > 0;
 }

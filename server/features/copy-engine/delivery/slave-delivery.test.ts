@@ -114,4 +114,39 @@ describe("pollOrders", () => {
       vi.useRealTimers();
     }
   });
+
+  it("re-checks an idle parked poll with a probe only (no claim), on a beat shared by every parked poll, and claims once it finds orders", async () => {
+    vi.useFakeTimers();
+    try {
+      const d = new OrderDelivery();
+      d.recheckMs = 1_000;
+      vi.setSystemTime(1_000_000 + 300); // 300 ms past a beat
+      const answers: boolean[] = [false, false, false, true];
+      const a = source([[], [order("9")]]);
+      const probeA = vi.fn(() => Promise.resolve(answers.shift() ?? false));
+      const b = source([]);
+      const probeB = vi.fn(() => Promise.resolve(false));
+      const pollA = pollOrders(d, "a", { ...a.s, probe: probeA }, { waitMs: 25_000 }, new AbortController().signal);
+      await vi.advanceTimersByTimeAsync(200);
+      const pollB = pollOrders(d, "b", { ...b.s, probe: probeB }, { waitMs: 3_500 }, new AbortController().signal);
+      // Both re-check at the next beat (700 ms after A parked, 500 ms after B), together.
+      await vi.advanceTimersByTimeAsync(499);
+      expect(probeA).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(probeA).toHaveBeenCalledTimes(1);
+      expect(probeB).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(probeA).toHaveBeenCalledTimes(3);
+      // Nothing found: the only claims are the first ones.
+      expect(a.claim).toHaveBeenCalledTimes(1);
+      expect(b.claim).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(await pollA).toEqual([order("9")]);
+      expect(a.claim).toHaveBeenCalledTimes(2);
+      expect(await pollB).toEqual([]);
+      expect(b.claim).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

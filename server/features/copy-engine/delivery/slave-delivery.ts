@@ -5,22 +5,37 @@
  * periodic re-check (the safety net).
  * Delivery is at least once: an order stays pending until reported; a claim only sets a 10 s lease.
  */
-import { and, asc, eq, inArray, isNull, lt, not, or, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { SlaveOrder } from "#contract";
 import type { Db } from "../../../db/client.ts";
+import { rawStatement, runRaw, tableColumns, tableRow } from "../../../db/raw.ts";
+import { TickBatcher } from "../../../db/tick-batch.ts";
 import { executions } from "../../../db/schema.ts";
 import { ofTenant } from "../../../db/scope.ts";
 import type { AppContext } from "../../../http/context.ts";
 import { expireAndPublish } from "../effects.ts";
 import type { OrderDelivery } from "./delivery.ts";
-import { expiredUndelivered } from "./expiry.ts";
 import { DELIVERY_LEASE_MS } from "./hand-out.ts";
 import { toSlaveOrder } from "./order-mapper.ts";
+
+const claimText = (redeliver: boolean) => `update executions set delivery_count = delivery_count + 1,
+     delivered_at = coalesce(delivered_at, $3::timestamptz), lease_until = $4::timestamptz
+   where tenant_id = $1 and id in (
+     select id from executions
+     where tenant_id = $1 and slave_account_id = $2 and status = 'pending'
+       ${redeliver ? "" : "and (lease_until is null or lease_until < $3::timestamptz)"}
+       and not (delivery_count = 0 and expires_at is not null and expires_at <= $3::timestamptz)
+     order by created_at, id limit $5 for update skip locked)
+   returning ${tableColumns(executions)}`;
+// Two fixed texts (due / every pending order): each keeps one plan, no `$n or …` in the filter.
+const claimDue = rawStatement("delivery_claim_due", claimText(false), tableRow(executions));
+const claimAll = rawStatement("delivery_claim_all", claimText(true), tableRow(executions));
 
 /**
  * Claims up to `limit` deliverable orders (oldest first) and returns them with their new delivery
  * count. An order that expired before its first hand-out is never claimed (delivery/expiry.ts
- * rejects it). `relaxedDb`: see db/relaxed-commit.ts.
+ * rejects it; the condition is expiredUndelivered's). One prepared statement. `relaxedDb`: see
+ * db/relaxed-commit.ts.
  */
 export async function claimOrders(
   db: Db,
@@ -29,23 +44,13 @@ export async function claimOrders(
   opts: { redeliver: boolean; limit: number },
   now = new Date(),
 ): Promise<SlaveOrder[]> {
-  const due = opts.redeliver ? undefined : or(isNull(executions.leaseUntil), lt(executions.leaseUntil, now));
-  const candidates = db
-    .select({ id: executions.id })
-    .from(executions)
-    .where(ofTenant(executions, tenantId, and(eq(executions.slaveAccountId, accountId), eq(executions.status, "pending"), due, not(expiredUndelivered(now) ?? sql`false`))))
-    .orderBy(asc(executions.createdAt), asc(executions.id))
-    .limit(opts.limit)
-    .for("update", { skipLocked: true });
-  const rows = await db
-    .update(executions)
-    .set({
-      deliveryCount: sql`${executions.deliveryCount} + 1`,
-      deliveredAt: sql`coalesce(${executions.deliveredAt}, ${now.toISOString()}::timestamptz)`,
-      leaseUntil: new Date(now.getTime() + DELIVERY_LEASE_MS),
-    })
-    .where(inArray(executions.id, candidates))
-    .returning();
+  const rows = await runRaw(db, opts.redeliver ? claimAll : claimDue, [
+    tenantId,
+    accountId,
+    now.toISOString(),
+    new Date(now.getTime() + DELIVERY_LEASE_MS).toISOString(),
+    opts.limit,
+  ]);
   return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)).map(toSlaveOrder);
 }
 
@@ -65,6 +70,47 @@ export async function releaseOrders(relaxedDb: Db, tenantId: string, orderIds: s
 export interface OrderSource {
   claim(): Promise<SlaveOrder[]>;
   release(orderIds: string[]): Promise<void>;
+  /**
+   * Optional: whether a claim would find anything, asked on the periodic re-check instead of
+   * claiming. A source with a probe is re-checked on a beat shared by every parked poll (the
+   * next multiple of the interval), so their probes join one batched statement.
+   */
+  probe?: () => Promise<boolean>;
+}
+
+interface ProbeItem {
+  tenantId: string;
+  accountId: string;
+  redeliver: boolean;
+}
+
+const probeStatement = rawStatement(
+  "delivery_probe_parked",
+  `select u.tenant_id::text as "tenantId", u.id::text as "accountId" from unnest($1::uuid[], $2::uuid[], $3::boolean[]) as u(tenant_id, id, redeliver)
+   where exists (select 1 from executions e
+     where e.tenant_id = u.tenant_id and e.slave_account_id = u.id and e.status = 'pending'
+       and (u.redeliver or e.lease_until is null or e.lease_until < $4::timestamptz)
+       and not (e.delivery_count = 0 and e.expires_at is not null and e.expires_at <= $4::timestamptz))`,
+  (r) => `${String(r.tenantId)} ${String(r.accountId)}`,
+);
+
+/** Which of the parked polls' accounts have a deliverable order: ONE read for every re-check of the turn. */
+async function probeBatch(db: Db, items: ProbeItem[], now = new Date()): Promise<boolean[]> {
+  const found = new Set(
+    await runRaw(db, probeStatement, [items.map((i) => i.tenantId), items.map((i) => i.accountId), items.map((i) => i.redeliver), now.toISOString()]),
+  );
+  return items.map((i) => found.has(`${i.tenantId} ${i.accountId}`));
+}
+
+const probers = new WeakMap<Db, TickBatcher<ProbeItem, boolean>>();
+
+function probeOf(relaxedDb: Db): TickBatcher<ProbeItem, boolean> {
+  let b = probers.get(relaxedDb);
+  if (!b) {
+    b = new TickBatcher((items) => probeBatch(relaxedDb, items));
+    probers.set(relaxedDb, b);
+  }
+  return b;
 }
 
 /**
@@ -97,6 +143,7 @@ export const orderSource = (ctx: AppContext, tenantId: string, accountId: string
       return ctx.delivery.recorded(accountId).then(() => (expire ? claimDeliverable(ctx, tenantId, accountId, opts) : claimOrders(ctx.relaxedDb, tenantId, accountId, opts)));
     },
     release: (ids) => releaseOrders(ctx.relaxedDb, tenantId, ids),
+    probe: () => probeOf(ctx.relaxedDb).add({ tenantId, accountId, redeliver: opts.redeliver }),
   };
 };
 
@@ -171,10 +218,26 @@ export async function pollOrders(
         if (again) {
           again = false;
           check();
-        } else recheck = setTimeout(check, recheckMs ?? delivery.recheckMs);
+        } else schedule();
       });
   };
-  recheck = setTimeout(check, recheckMs ?? delivery.recheckMs);
+  // The periodic re-check: with a probe, on the shared beat, and a claim only when the probe finds
+  // something (an idle parked poll costs a share of one statement per interval, not a claim).
+  const probe = source.probe;
+  const timed = (): void => {
+    if (stopped || checking || !probe) return check();
+    probe().then(
+      (any) => (any ? check() : schedule()),
+      () => check(),
+    );
+  };
+  function schedule(): void {
+    if (stopped) return;
+    const every = recheckMs ?? delivery.recheckMs;
+    clearTimeout(recheck);
+    recheck = setTimeout(timed, probe ? every - (Date.now() % every) : every);
+  }
+  schedule();
   onWake = check;
   if (wokenEarly) check();
   const pushed = await parked.orders;

@@ -5,24 +5,47 @@
  * the slave (loadSlaveCopies). Writes: the order's reported outcome and the link change the
  * domain decided (writeReport, writeCloseAll). Statements kept together here for review.
  */
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { eq, inArray, isNotNull } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
-import { executions, positionLinks, signalEvents } from "../../../db/schema.ts";
-import { ofTenant, ofTenantById } from "../../../db/scope.ts";
+import { rawStatement, runRaw, tableColumns, tableRow } from "../../../db/raw.ts";
+import { executions, positionLinks } from "../../../db/schema.ts";
+import { ofTenant } from "../../../db/scope.ts";
 import type { ExecutionRow } from "../../signals/mappers.ts";
 import type { CloseAllPlan, CopyLink, LinkChange } from "../domain/index.ts";
 
 const OPENING = ["OPEN", "PENDING_OPEN"];
 
+const execRow = tableRow(executions);
+
+// Hot path (one report per delivered order): fixed statements, no query building per call.
+const orderForReport = rawStatement(
+  "report_load_order",
+  `select ${tableColumns(executions, "e")}, ev.received_at as "receivedAt"
+   from executions e left join signal_events ev on ev.id = e.event_id
+   where e.tenant_id = $1 and e.id = $2 and e.slave_account_id = $3
+   limit 1 for update of e`,
+  (r) => ({ row: execRow(r), receivedAt: r.receivedAt == null ? null : new Date(r.receivedAt as string | Date) }),
+);
+const signalReportLock = rawStatement("report_signal_lock", "select pg_advisory_xact_lock(hashtextextended($1::text, 1))");
+const copyLink = rawStatement(
+  "report_copy_link",
+  `select pl.slave_ticket as "slaveTicket", pl.volume::text as "volume", pl.status as "status",
+     (select e.volume::text from executions e where e.tenant_id = $1 and e.signal_id = $2
+        and e.slave_account_id = $3 and e.action in ('OPEN', 'PENDING_OPEN') order by e.created_at desc limit 1) as "openingVolume"
+   from (select 1) as one
+   left join position_links pl on pl.tenant_id = $1 and pl.signal_id = $2 and pl.slave_account_id = $3
+   limit 1`,
+  (r) => ({
+    slaveTicket: (r.slaveTicket as string | null) ?? null,
+    volume: (r.volume as string | null) ?? null,
+    status: (r.status as string | null) ?? null,
+    openingVolume: (r.openingVolume as string | null) ?? null,
+  }),
+);
+
 /** The slave's order `orderId` (row lock) and when its master event reached the bridge; null = not this account's. */
 export async function loadReportOrder(tx: Db, tenantId: string, accountId: string, orderId: string): Promise<{ row: ExecutionRow; receivedAt: Date | null } | null> {
-  const [exec] = await tx
-    .select({ row: executions, receivedAt: signalEvents.receivedAt })
-    .from(executions)
-    .leftJoin(signalEvents, eq(signalEvents.id, executions.eventId))
-    .where(ofTenantById(executions, tenantId, orderId, eq(executions.slaveAccountId, accountId)))
-    .for("update", { of: executions })
-    .limit(1);
+  const [exec] = await runRaw(tx, orderForReport, [tenantId, orderId, accountId]);
   return exec ?? null;
 }
 
@@ -33,30 +56,50 @@ export async function loadReportOrder(tx: Db, tenantId: string, accountId: strin
  * the signal. Held until commit.
  */
 export async function lockSignalReports(tx: Db, signalId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${signalId}, 1))`);
+  await runRaw(tx, signalReportLock, [signalId]);
 }
 
 /** The copy's link (signal, slave), null when none, and the lots of its opening order (null when none). */
 export async function loadCopyLink(tx: Db, exec: ExecutionRow): Promise<{ link: CopyLink | null; openingVolume: string | null }> {
   if (!exec.signalId) return { link: null, openingVolume: null };
-  const rows = await tx
-    .select({
-      slaveTicket: positionLinks.slaveTicket,
-      volume: positionLinks.volume,
-      status: positionLinks.status,
-      openingVolume: sql<string | null>`(select e.volume::text from executions e where e.tenant_id = ${exec.tenantId} and e.signal_id = ${exec.signalId}
-        and e.slave_account_id = ${exec.slaveAccountId} and e.action in ('OPEN', 'PENDING_OPEN') order by e.created_at desc limit 1)`,
-    })
-    .from(sql`(select 1) as one`)
-    .leftJoin(positionLinks, and(eq(positionLinks.tenantId, exec.tenantId), eq(positionLinks.signalId, exec.signalId), eq(positionLinks.slaveAccountId, exec.slaveAccountId)))
-    .limit(1);
-  const r = rows[0];
+  const [r] = await runRaw(tx, copyLink, [exec.tenantId, exec.signalId, exec.slaveAccountId]);
   const link: CopyLink | null = r && r.volume != null && r.status != null ? { slaveTicket: r.slaveTicket, volume: r.volume, status: r.status === "open" ? "open" : "closed" } : null;
   return { link, openingVolume: r?.openingVolume ?? null };
 }
 
-/** The reported outcome of an order (columns to set). */
-export type ReportedOutcome = Partial<typeof executions.$inferInsert>;
+/** The reported outcome of an order: every column a report sets. */
+export type ReportedOutcome = Required<
+  Pick<
+    typeof executions.$inferInsert,
+    | "status"
+    | "slaveTicket"
+    | "fillPrice"
+    | "fillTime"
+    | "point"
+    | "profit"
+    | "errorCode"
+    | "errorMessage"
+    | "latencyMs"
+    | "slippagePts"
+    | "reportedAt"
+    | "reportHash"
+    | "reportSignature"
+    | "leaseUntil"
+  >
+>;
+
+const writeOutcome = rawStatement(
+  "report_write_outcome",
+  `update executions set status = $3, slave_ticket = $4, fill_price = $5::numeric, fill_time = $6::timestamptz,
+     point = $7::numeric, profit = $8::numeric, error_code = $9::int, error_message = $10, latency_ms = $11::int,
+     slippage_pts = $12::numeric, reported_at = $13::timestamptz, report_hash = $14, report_signature = $15,
+     lease_until = $16::timestamptz
+   where tenant_id = $1 and id = $2
+   returning ${tableColumns(executions)}`,
+  execRow,
+);
+
+const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
 /**
  * Stores the reported outcome on the order, then the link change decided by the domain
@@ -64,7 +107,25 @@ export type ReportedOutcome = Partial<typeof executions.$inferInsert>;
  * Returns the order as stored.
  */
 export async function writeReport(tx: Db, exec: ExecutionRow, outcome: ReportedOutcome, change: LinkChange, now: Date): Promise<ExecutionRow> {
-  const [updated] = await tx.update(executions).set(outcome).where(eq(executions.id, exec.id)).returning();
+  const o = outcome;
+  const [updated] = await runRaw(tx, writeOutcome, [
+    exec.tenantId,
+    exec.id,
+    o.status,
+    o.slaveTicket,
+    o.fillPrice,
+    iso(o.fillTime),
+    o.point,
+    o.profit,
+    o.errorCode,
+    o.errorMessage,
+    o.latencyMs,
+    o.slippagePts,
+    iso(o.reportedAt),
+    o.reportHash,
+    o.reportSignature,
+    iso(o.leaseUntil),
+  ]);
   if (!updated) throw new Error("execution update returned nothing");
   const next = change.next;
   if (change.write === "none" || !next || !updated.signalId) return updated;

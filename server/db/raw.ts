@@ -1,0 +1,129 @@
+/**
+ * Fixed SQL on the hot bridge path (polls, hand-outs, reports, replay records), run straight on
+ * the driver under a Drizzle handle: no query building per call. Profiles of the copy path showed
+ * a quarter of the server's CPU in Drizzle assembling SQL (`is()` alone 8–12 %); a statement here
+ * is text written once plus its parameters.
+ *
+ * - node-postgres: `{ text, values }` (the unnamed statement: parsed and planned per call, with the
+ *   call's values). A NAMED statement (`prepared: true`, parsed once per connection) is available
+ *   but off by default: after five runs PostgreSQL may switch a named statement to a generic plan,
+ *   and on the copy path that measured worse — PostgreSQL CPU per delivered order 4.9 → 10 ms
+ *   (10 slaves) with every statement named, against 4.4 ms unnamed. Name one only with a plan
+ *   checked under `plan_cache_mode = force_generic_plan`.
+ * - PGlite: `query(text, params)` (one process, no network; the text is the same each call).
+ *
+ * `runRaw(db, stmt, params)` accepts the root database OR a Drizzle transaction: it takes the
+ * handle's own client (the pool, or the transaction's connection), so a raw statement inside
+ * `db.transaction(…)` runs in that transaction. Rows come back through the statement's `map`;
+ * `tableRow(table)` maps a `select <tableColumns(table)>` row to Drizzle's select model through
+ * each column's own driver mapping (timestamps → Date, numeric stays a string, jsonb parsed), so a
+ * raw row is the same value a Drizzle select would return.
+ *
+ * Tenant scoping stays in SQL: every statement on a tenant-owned table filters on `tenant_id`.
+ */
+import { getTableColumns, type InferSelectModel } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import pg from "pg";
+import type { Db } from "./client.ts";
+
+/** A statement: unique name, text, row mapping, and whether node-postgres prepares it by name. */
+export interface RawStatement<R> {
+  readonly name: string;
+  readonly text: string;
+  readonly prepared: boolean;
+  readonly map: (row: Record<string, unknown>) => R;
+}
+
+const names = new Set<string>();
+
+/**
+ * Declares a statement. `name` must be unique in the process (node-postgres keys prepared
+ * statements by name per connection; two texts under one name would be an error at run time), so
+ * a duplicate throws here, at module load.
+ */
+export function rawStatement<R = Record<string, unknown>>(
+  name: string,
+  text: string,
+  map?: (row: Record<string, unknown>) => R,
+  opts: { prepared?: boolean } = {},
+): RawStatement<R> {
+  if (names.has(name)) throw new Error(`raw statement ${name} is declared twice`);
+  names.add(name);
+  return { name, text, prepared: opts.prepared ?? false, map: map ?? ((row) => row as R) };
+}
+
+interface QueryResult {
+  rows: Record<string, unknown>[];
+}
+/** node-postgres Pool / PoolClient. */
+interface PgLike {
+  query(config: { name?: string; text: string; values: unknown[] }): Promise<QueryResult>;
+}
+/** PGlite or one of its transactions. */
+interface PgliteLike {
+  query(text: string, params: unknown[]): Promise<QueryResult>;
+}
+
+/** The driver client under a Drizzle database or transaction (Drizzle keeps it on `session.client`). */
+function clientOf(db: Db): { pg: PgLike } | { lite: PgliteLike } {
+  const client = (db as unknown as { session?: { client?: unknown } }).session?.client;
+  if (!client || typeof (client as { query?: unknown }).query !== "function") throw new Error("raw: no driver client under this handle");
+  // A node-postgres pool or client (a transaction's PoolClient); otherwise PGlite or its transaction.
+  if (client instanceof pg.Pool || client instanceof pg.Client) return { pg: client };
+  return { lite: client as PgliteLike };
+}
+
+const clients = new WeakMap<object, { pg: PgLike } | { lite: PgliteLike }>();
+
+/**
+ * Whether `db` is embedded PGlite (one process: no network round trip for a batch to save; a
+ * per-turn batch measured slower there — see db/tick-batch.ts callers).
+ */
+export function isEmbedded(db: Db): boolean {
+  let c = clients.get(db);
+  if (!c) {
+    c = clientOf(db);
+    clients.set(db, c);
+  }
+  return "lite" in c;
+}
+
+/**
+ * Runs `stmt` with `params` ($1, $2, … in order) on `db` (database or transaction) and returns its
+ * rows mapped. Errors: the driver's (constraint violations etc.), unchanged.
+ */
+export async function runRaw<R>(db: Db, stmt: RawStatement<R>, params: unknown[]): Promise<R[]> {
+  let c = clients.get(db);
+  if (!c) {
+    c = clientOf(db);
+    clients.set(db, c);
+  }
+  const res = "pg" in c ? await c.pg.query(stmt.prepared ? { name: stmt.name, text: stmt.text, values: params } : { text: stmt.text, values: params }) : await c.lite.query(stmt.text, params);
+  return res.rows.map(stmt.map);
+}
+
+/**
+ * The select list of every column of `table`, each aliased to its property name:
+ * `"t"."tenant_id" as "tenantId", …` (with `alias`, prefixed by it). Built once at module load.
+ */
+export function tableColumns(table: PgTable, alias?: string): string {
+  return Object.entries(getTableColumns(table))
+    .map(([key, col]) => `${alias ? `"${alias}".` : ""}"${(col).name}" as "${key}"`)
+    .join(", ");
+}
+
+/**
+ * Maps a row selected with `tableColumns(table)` to Drizzle's select model of `table`, through
+ * each column's driver mapping (the value a Drizzle select would have returned). Nulls stay null.
+ */
+export function tableRow<T extends PgTable>(table: T): (row: Record<string, unknown>) => InferSelectModel<T> {
+  const cols = Object.entries(getTableColumns(table)) as [string, PgColumn][];
+  return (row) => {
+    const out: Record<string, unknown> = {};
+    for (const [key, col] of cols) {
+      const v = row[key];
+      out[key] = v === null || v === undefined ? null : col.mapFromDriverValue(v);
+    }
+    return out as InferSelectModel<T>;
+  };
+}
