@@ -63,7 +63,9 @@ async function applySignalEvent(tx: Db, input: SignalEventRequest, batch: Signal
   const { tenantId, event } = input;
   // A new id on every run: a batch retried with savepoints runs its events again.
   const eventId = randomUUID();
-  const full: SignalEventInput = { ...input, eventId, copyPaused: batch.copyPaused, slaveStates: batch.slaveStates };
+  // Never the same millisecond as the tenant's previous event: its orders are claimed in this order.
+  const receivedAt = batch.orderedAt(input.receivedAt);
+  const full: SignalEventInput = { ...input, receivedAt, eventId, copyPaused: batch.copyPaused, slaveStates: batch.slaveStates };
   const plan = event.type === "OPEN" || event.type === "PENDING_OPEN" ? await openSignal(tx, full) : await followSignal(tx, full);
   const queued = plan.executions.filter((x) => x.status === "pending").length;
   // Skipped copies (recorded verdicts, never delivered) are neither queued nor rejected.
@@ -75,7 +77,7 @@ async function applySignalEvent(tx: Db, input: SignalEventRequest, batch: Signal
     eventId,
     signalId: plan.signal.id,
     event,
-    receivedAt: input.receivedAt,
+    receivedAt,
     executions: plan.executions,
     audits: plan.audits,
     idempotency: { ...input.idempotency, status: SIGNAL_ACCEPTED_STATUS, body },
@@ -86,7 +88,7 @@ async function applySignalEvent(tx: Db, input: SignalEventRequest, batch: Signal
   const ending = [{ id: plan.signal.id, endsWhenDone: plan.endsWhenDone }, ...otherLegs.map((l) => ({ id: l.signal.id, endsWhenDone: l.endsWhenDone }))]
     .filter((l) => l.endsWhenDone && !created.some((x) => x.signalId === l.id))
     .map((l) => l.id);
-  const closedSignalIds = ending.length > 0 ? await completeSignalsIfDone(tx, tenantId, ending, input.receivedAt) : [];
+  const closedSignalIds = ending.length > 0 ? await completeSignalsIfDone(tx, tenantId, ending, receivedAt) : [];
   // Last: nothing after it can fail, so the in-memory counts never include a rolled-back open.
   batch.slaveStates.countQueuedOpens(created);
   const outcome: EventOutcome = {

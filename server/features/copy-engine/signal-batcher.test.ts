@@ -63,8 +63,8 @@ describe.each(databaseKinds())("signal group commit on %s", (kind) => {
       idempotencyKey: key,
     };
   };
-  const send = (ev: SignalEvent, b: SignalBatcher = batcher) =>
-    processSignalEvent(t.ctx, { tenantId, master, event: ev, receivedAt: new Date(), idempotency: { tenantId, key: ev.idempotencyKey } }, b);
+  const send = (ev: SignalEvent, b: SignalBatcher = batcher, receivedAt = new Date()) =>
+    processSignalEvent(t.ctx, { tenantId, master, event: ev, receivedAt, idempotency: { tenantId, key: ev.idempotencyKey } }, b);
   const signalsOf = (ticket: string) => t.ctx.db.select().from(signals).where(and(eq(signals.tenantId, tenantId), eq(signals.masterTicket, ticket)));
   /** Master audit entries in the order they were written (bigserial id). */
   const masterAudits = () =>
@@ -80,12 +80,14 @@ describe.each(databaseKinds())("signal group commit on %s", (kind) => {
     expect(sizes).toEqual([1]);
 
     // Sent in one tick: the first finds the lane idle and starts at once; the rest wait for it.
+    // All arrived in the same millisecond: their orders must still not tie (claimed by created_at).
+    const arrival = new Date();
     const results = await Promise.all([
-      send(event("OPEN", "101")),
-      send(event("OPEN", "102")),
-      send(event("MODIFY", "102", { sl: "1.05" })),
-      send(event("CLOSE", "102", { price: "1.2" })),
-      send(event("CLOSE", "101", { price: "1.2" })),
+      send(event("OPEN", "101"), batcher, arrival),
+      send(event("OPEN", "102"), batcher, arrival),
+      send(event("MODIFY", "102", { sl: "1.05" }), batcher, arrival),
+      send(event("CLOSE", "102", { price: "1.2" }), batcher, arrival),
+      send(event("CLOSE", "101", { price: "1.2" }), batcher, arrival),
     ]);
     expect(sizes).toEqual([1, 1, 4]);
     expect(results.map((r) => r.body.type)).toEqual(["OPEN", "OPEN", "MODIFY", "CLOSE", "CLOSE"]);
@@ -103,11 +105,13 @@ describe.each(databaseKinds())("signal group commit on %s", (kind) => {
       "Master close of ticket 101 (EURUSD)",
     ]);
     const closes = await t.ctx.db
-      .select({ action: executions.action })
+      .select({ action: executions.action, createdAt: executions.createdAt })
       .from(executions)
       .where(and(eq(executions.tenantId, tenantId), eq(executions.masterTicket, "102")))
       .orderBy(asc(executions.createdAt));
     expect(closes.map((c) => c.action)).toEqual(["OPEN", "MODIFY", "CLOSE"]);
+    // One millisecond apart at least: the order a slave claims them in is never left to the id.
+    expect(new Set(closes.map((c) => c.createdAt.getTime())).size).toBe(3);
   });
 
   it("counts the opens queued earlier in the batch, on any symbol, against maxPositions", async () => {

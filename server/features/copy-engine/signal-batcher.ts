@@ -33,6 +33,13 @@ export interface SignalBatch {
   slaveStates: SlaveStateCache;
   /** How many events the batch holds (1 for a lone event). */
   size: number;
+  /**
+   * An event's arrival time as recorded: `at`, or 1 ms after the tenant's previous event when `at`
+   * is not later (events arriving in the same millisecond). A slave's orders are claimed
+   * `order by created_at, id` and an order's created_at is its event's arrival, so two events of a
+   * batch — an OPEN and the MODIFY queued behind it — must never tie: the id would then decide.
+   */
+  orderedAt(at: Date): Date;
 }
 
 /** One event's work inside the batch's transaction; `tx` may sit inside a savepoint. */
@@ -68,6 +75,8 @@ export const DEFAULT_MAX_BATCH = 64;
 /** Per-tenant group commit of signal events over one database (see the file's comment). */
 export class SignalBatcher {
   private readonly lanes = new Map<string, Lane>();
+  /** Per tenant: the last arrival time handed out by `orderedAt`, epoch ms. */
+  private readonly lastArrival = new Map<string, number>();
   private readonly maxBatch: number;
 
   constructor(
@@ -94,6 +103,14 @@ export class SignalBatcher {
       this.lanes.set(tenantId, fresh);
       void this.drain(tenantId, fresh);
     });
+  }
+
+  /** See SignalBatch.orderedAt. */
+  private orderedAt(tenantId: string, at: Date): Date {
+    const previous = this.lastArrival.get(tenantId);
+    const ms = previous !== undefined && at.getTime() <= previous ? previous + 1 : at.getTime();
+    this.lastArrival.set(tenantId, ms);
+    return ms === at.getTime() ? at : new Date(ms);
   }
 
   /** Events waiting or running for `tenantId` (0 when its lane is idle). */
@@ -139,7 +156,7 @@ export class SignalBatcher {
    */
   private attempt(tenantId: string, jobs: Job[], mode: "single" | "optimistic" | "savepoints"): Promise<Settled[]> {
     return this.db.transaction(async (tx: Db) => {
-      const batch = await beginBatch(tx, tenantId, jobs.length);
+      const batch = await beginBatch(tx, tenantId, jobs.length, (at) => this.orderedAt(tenantId, at));
       const results: Settled[] = [];
       for (const job of jobs) {
         if (mode !== "savepoints") {
@@ -176,13 +193,13 @@ export class SignalBatcher {
 }
 
 /** Takes the tenant's signal lock and reads its copy pause, in one round trip. */
-async function beginBatch(tx: Db, tenantId: string, size: number): Promise<SignalBatch> {
+async function beginBatch(tx: Db, tenantId: string, size: number, orderedAt: (at: Date) => Date): Promise<SignalBatch> {
   const result: unknown = await tx.execute(
     sql`select pg_advisory_xact_lock(hashtextextended(${tenantId}, 0)), (select ${tenants.copyPaused} from ${tenants} where ${tenants.id} = ${tenantId}) as copy_paused`,
   );
   // Both drivers answer execute() with `{ rows }`.
   const locked = result as { rows: { copy_paused: boolean | null }[] };
-  return { tenantId, copyPaused: locked.rows[0]?.copy_paused === true, slaveStates: new SlaveStateCache(tenantId), size };
+  return { tenantId, copyPaused: locked.rows[0]?.copy_paused === true, slaveStates: new SlaveStateCache(tenantId), size, orderedAt };
 }
 
 const batchers = new WeakMap<Db, SignalBatcher>();
