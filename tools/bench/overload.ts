@@ -8,8 +8,11 @@
  *   server/loop-delay-probe.ts, read with SIGUSR2), orders still pending in the database when
  *   sending stops. Target: 0 rejected, p99 ≤ 100 ms, loop delay p99 ≤ 20 ms.
  * - Goal 5: offered 20, 100, 400, 1000 signals/s for 10 s each: served (201) /s, shed (503) /s,
- *   other errors, p99, and "lost": orders of acknowledged signals (the 201's `queued`) that never
- *   reached a slave within the drain (must be 0).
+ *   other errors, p99, "expired": orders of acknowledged signals that were never handed out within
+ *   the signal lifetime (60 s) and were rejected `expired` instead — recorded, shown to the user,
+ *   never opened late — or cancelled (a CLOSE reached the server before its OPEN was handed out),
+ *   "still pending" after the drain, and "lost": orders of acknowledged signals (the 201's
+ *   `queued`) in none of those states and never received (must be 0).
  * The relay with a durable commit runs the goal-4 load in the same run as the baseline row.
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -37,6 +40,8 @@ interface Phase {
   expected: number;
   received: number;
   pendingAtEnd: number | null;
+  /** Orders of the phase never handed out and since rejected `expired` / cancelled, or still pending; null without a database to ask. */
+  outcomes: { expired: number; cancelled: number; pending: number } | null;
   loop: LoopDelay | null;
 }
 
@@ -55,7 +60,9 @@ export async function overloadSection(opts: ScenarioOptions): Promise<string> {
 
   const status = (p: Phase, code: number) => p.byStatus.get(code) ?? 0;
   const other = (p: Phase) => [...p.byStatus].filter(([c]) => c !== 201 && c !== 401 && c !== 503).reduce((a, [, n]) => a + n, 0);
-  const lost = (p: Phase) => p.expected - p.received;
+  const accounted = (p: Phase) => (p.outcomes ? p.outcomes.expired + p.outcomes.cancelled + p.outcomes.pending : 0);
+  const lost = (p: Phase) => Math.max(0, p.expected - p.received - accounted(p));
+  const expiredText = (p: Phase) => (p.outcomes ? `${p.outcomes.expired} / ${p.outcomes.cancelled} / ${p.outcomes.pending}` : "–");
   const loopText = (p: Phase) => (p.loop ? `${ms(p.loop.p99 ?? NaN)} / ${ms(p.loop.max ?? NaN)}` : "–");
   const sustainedRows = [b, s].map((p, i) => [
     i === 0 ? TARGET_LABELS["relay-durable"] : TARGET_LABELS.postgres,
@@ -72,12 +79,13 @@ export async function overloadSection(opts: ScenarioOptions): Promise<string> {
     ratio(percentile(p.latencies, 99), percentile(b.latencies, 99)),
     loopText(p),
     p.pendingAtEnd ?? "–",
+    expiredText(p),
     lost(p),
   ]);
-  const t1 = table(["Target", "Slaves", "Offered/s", "Seconds", "Sent", "201", "401", "503", "Other", "send → slave p50 ms", "p99 ms", "p99 vs durable relay", "server loop delay p99 / max ms", "Pending when sending stopped", "Lost"], sustainedRows);
+  const t1 = table(["Target", "Slaves", "Offered/s", "Seconds", "Sent", "201", "401", "503", "Other", "send → slave p50 ms", "p99 ms", "p99 vs durable relay", "server loop delay p99 / max ms", "Pending when sending stopped", "Never handed out: expired / cancelled / still pending", "Lost"], sustainedRows);
   const t2 = table(
-    ["Offered/s", "Seconds", "Sent", "Served (201)/s", "Shed (503)/s", "401", "Other errors", "send → slave p99 ms", "server loop delay p99 / max ms", "Acked orders", "Lost"],
-    saturation.map((p) => [p.rate, (p.elapsedMs / 1000).toFixed(1), p.sent, perSecond(p.served, p.elapsedMs), perSecond(status(p, 503), p.elapsedMs), status(p, 401), other(p), ms(percentile(p.latencies, 99)), loopText(p), p.expected, lost(p)]),
+    ["Offered/s", "Seconds", "Sent", "Served (201)/s", "Shed (503)/s", "401", "Other errors", "send → slave p99 ms", "server loop delay p99 / max ms", "Acked orders", "Never handed out: expired / cancelled / still pending", "Lost"],
+    saturation.map((p) => [p.rate, (p.elapsedMs / 1000).toFixed(1), p.sent, perSecond(p.served, p.elapsedMs), perSecond(status(p, 503), p.elapsedMs), status(p, 401), other(p), ms(percentile(p.latencies, 99)), loopText(p), p.expected, expiredText(p), lost(p)]),
   );
 
   const rejected = s.sent - s.served;
@@ -120,11 +128,12 @@ async function runPhases(kind: TargetKind, slaves: number, phases: [number, numb
   const openAcked: number[] = [];
   try {
     for (const [rate, seconds] of phases) {
-      const phase: Phase = { rate, elapsedMs: 0, sent: 0, served: 0, byStatus: new Map(), latencies: [], expected: 0, received: 0, pendingAtEnd: null, loop: null };
+      const phase: Phase = { rate, elapsedMs: 0, sent: 0, served: 0, byStatus: new Map(), latencies: [], expected: 0, received: 0, pendingAtEnd: null, outcomes: null, loop: null };
       current = phase;
       sentAt.clear();
       await readLoopDelay(target, probe?.path); // starts the server's window afresh
       const inFlight = new Set<Promise<void>>();
+      const phaseStart = new Date();
       const t0 = performance.now();
       const send = () => {
         const closing = phase.sent % 2 === 1 && openAcked.length > 0;
@@ -156,6 +165,7 @@ async function runPhases(kind: TargetKind, slaves: number, phases: [number, numb
       phase.pendingAtEnd = await pendingOrders(target);
       phase.loop = await readLoopDelay(target, probe?.path);
       await drain(phase);
+      phase.outcomes = await undeliveredOutcomes(target, phaseStart);
       await fleet.settle();
       current = null;
       out.push(phase);
@@ -180,6 +190,25 @@ async function drain(phase: Phase): Promise<void> {
       still = performance.now();
     } else if (performance.now() - still > 15_000) return;
     await sleep(100);
+  }
+}
+
+/** Orders created since `since` and never handed out: rejected `expired`, cancelled, or still pending (null without a database). */
+async function undeliveredOutcomes(target: Target, since: Date): Promise<{ expired: number; cancelled: number; pending: number } | null> {
+  if (!target.databaseUrl || target.kind !== "postgres") return null;
+  const client = new pg.Client({ connectionString: target.databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ expired: string; cancelled: string; pending: string }>(
+      `select count(*) filter (where reason_code = 'expired') as expired, count(*) filter (where status = 'cancelled') as cancelled,
+              count(*) filter (where status = 'pending') as pending
+         from executions where created_at >= $1 and delivery_count = 0`,
+      [since],
+    );
+    const r = rows[0];
+    return { expired: Number(r?.expired ?? 0), cancelled: Number(r?.cancelled ?? 0), pending: Number(r?.pending ?? 0) };
+  } finally {
+    await client.end();
   }
 }
 
