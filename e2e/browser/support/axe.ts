@@ -53,6 +53,7 @@ async function runAxe(page: Page, runOnly: { type: "tag" | "rule"; values: strin
   // The dashboard's CSP (script-src 'self') blocks the inline tag page.addScriptTag would add, so
   // the library is evaluated through the DevTools protocol, which the CSP does not govern.
   if (!injected) await page.evaluate((axeSource ??= readFileSync(AXE_PATH, "utf8")));
+  await settleAnimations(page);
   return page.evaluate(async (only) => {
     const w = globalThis as unknown as PageWindow & { axe: { run(ctx: unknown, opts: unknown): Promise<AxeResultShape> } };
     const r = await w.axe.run(w.document, { runOnly: only, resultTypes: ["violations"] });
@@ -65,6 +66,22 @@ async function runAxe(page: Page, runOnly: { type: "tag" | "rule"; values: strin
       summary: v.nodes[0]?.failureSummary ?? "",
     }));
   }, runOnly);
+}
+
+/**
+ * Waits (≤ 2 s) for the page's finite animations and transitions to end: a dialog fading in blends
+ * its colours with the page behind, and axe would measure the contrast of that blend.
+ * Endless ones (spinners, pulses) are not waited for.
+ */
+async function settleAnimations(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const d = (globalThis as unknown as { document: { getAnimations(): { finished: Promise<unknown>; effect: { getComputedTiming(): { endTime?: number | string } } | null }[] } }).document;
+    const finite = d.getAnimations().filter((a) => {
+      const end = a.effect?.getComputedTiming().endTime;
+      return typeof end === "number" && Number.isFinite(end);
+    });
+    await Promise.race([Promise.all(finite.map((a) => a.finished.catch(() => undefined))), new Promise((r) => setTimeout(r, 2_000))]);
+  });
 }
 
 /** Formats findings for an assertion message: one line per rule with up to 5 targets. */
