@@ -4,31 +4,12 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { toastError } from "@/components/ui/use-toast";
-import { getAuthToken } from "@/lib/storage";
-import { type ExportFormat, type LogFilter, type ReasonFilter, auditExportUrl, filenameFromDisposition } from "./log-filter";
+import { downloadFile } from "@/lib/download";
+import { type ExportFormat, type LogFilter, type ReasonFilter, auditExportUrl } from "./log-filter";
 
-/** Fetches the export with the §7 credentials (Bearer token, cookies) and saves it as a file. */
-export async function downloadAuditExport(format: ExportFormat, filter: LogFilter, reason?: ReasonFilter): Promise<string> {
-  const token = getAuthToken();
-  const res = await fetch(auditExportUrl(format, filter, reason), {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
-    credentials: "include",
-  });
-  if (!res.ok) throw new Error(`${res.status}: ${(await res.text()) || res.statusText}`);
-  const filename = filenameFromDisposition(res.headers.get("content-disposition"), `audit-logs.${format}`);
-  const url = URL.createObjectURL(await res.blob());
-  try {
-    const link = document.createElement("a");
-    link.href = url;
-    link.download = filename;
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    // Let the browser start the download before the blob goes away.
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  }
-  return filename;
+/** Fetches the export with the §7 credentials and saves it as a file under the server's name. */
+export function downloadAuditExport(format: ExportFormat, filter: LogFilter, reason?: ReasonFilter): Promise<string> {
+  return downloadFile(auditExportUrl(format, filter, reason), `audit-logs.${format}`);
 }
 
 /** Export button state; a failure shows an error toast. */

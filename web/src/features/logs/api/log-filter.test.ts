@@ -7,11 +7,11 @@ import {
   auditExportUrl,
   auditLogsUrl,
   emptyLogsMessage,
-  filenameFromDisposition,
   logFilterQuery,
   matchesLogFilter,
   REASON_OPTIONS,
 } from "./log-filter";
+import { filenameFromDisposition } from "@/lib/download";
 import { compareLogIds, formatLogTime, formatMetadata, newerLogs, shortId } from "./log-format";
 
 const log = (patch: Partial<AuditLog>): AuditLog => ({

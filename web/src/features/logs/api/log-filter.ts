@@ -96,19 +96,3 @@ export function emptyLogsMessage(filter: LogFilter, reason?: ReasonFilter): stri
   if (code !== undefined) return `No ${filter === "all" ? "" : `${filter} `}events found for reason "${verdictLabel(code)}"`;
   return filter === "all" ? "No audit logs available" : `No ${filter} events found`;
 }
-
-/** The file name of a `content-disposition: attachment; filename="…"` header, or `fallback`. */
-export function filenameFromDisposition(header: string | null, fallback: string): string {
-  if (!header) return fallback;
-  const encoded = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(header);
-  if (encoded?.[1]) {
-    try {
-      return decodeURIComponent(encoded[1].trim().replace(/^"|"$/g, ""));
-    } catch {
-      // Malformed encoding: try the plain parameter.
-    }
-  }
-  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(header);
-  const name = (plain?.[2] ?? plain?.[1] ?? "").trim();
-  return name || fallback;
-}

@@ -6,7 +6,7 @@ import type { RetentionPolicy, RetentionRequest } from "#contract";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toastError, toastSuccess } from "@/components/ui/use-toast";
 import { apiRequest, errorMessageFrom } from "@/lib/api-client";
-import { getAuthToken } from "@/lib/storage";
+import { downloadFile } from "@/lib/download";
 
 export const retentionKey = ["/api/retention"] as const;
 export const retentionQuery = queryOptions<RetentionPolicy>({ queryKey: retentionKey });
@@ -37,31 +37,9 @@ export function useSaveRetention() {
 
 export type TradeExportFormat = "csv" | "json";
 
-/** The file name of a `content-disposition: attachment; filename="…"` header, or `fallback`. */
-export function filenameOf(disposition: string | null, fallback: string): string {
-  const m = disposition ? /filename="([^"]+)"/.exec(disposition) : null;
-  return m?.[1] ?? fallback;
-}
-
 /** Fetches the closed-trade export with the §7 credentials and saves it under the server's file name. */
-export async function downloadTradesExport(format: TradeExportFormat): Promise<string> {
-  const token = getAuthToken();
-  const res = await fetch(`/api/signals/export?format=${format}`, { headers: token ? { Authorization: `Bearer ${token}` } : {}, credentials: "include" });
-  if (!res.ok) throw new Error(`${res.status}: ${(await res.text()) || res.statusText}`);
-  const filename = filenameOf(res.headers.get("content-disposition"), `trades.${format}`);
-  const url = URL.createObjectURL(await res.blob());
-  try {
-    const link = document.createElement("a");
-    link.href = url;
-    link.download = filename;
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    // Let the browser start the download before the blob goes away.
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  }
-  return filename;
+export function downloadTradesExport(format: TradeExportFormat): Promise<string> {
+  return downloadFile(`/api/signals/export?format=${format}`, `trades.${format}`);
 }
 
 export function useExportTrades() {
