@@ -3,9 +3,10 @@
  * streamed page by page (1,000 rows per query on the keyset index) so a tenant with millions of
  * entries exports in constant memory.
  */
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import type { AuditLog } from "#contract";
 import type { Db } from "../../db/client.ts";
+import { exportStream } from "../../http/export-stream.ts";
 import { listAuditLogs, type AuditQuery } from "./queries.ts";
 
 const PAGE = 1000;
@@ -36,21 +37,5 @@ async function* pages(db: Db, tenantId: string, q: Omit<AuditQuery, "limit" | "b
 
 /** A stream of the export body (CSV with header row, or a JSON array). */
 export function exportAuditLogs(db: Db, tenantId: string, format: "csv" | "json", q: Omit<AuditQuery, "limit" | "before">): Readable {
-  async function* body(): AsyncGenerator<string> {
-    if (format === "csv") {
-      yield COLUMNS.join(",") + "\r\n";
-      for await (const rows of pages(db, tenantId, q)) yield rows.map(csvRow).join("");
-      return;
-    }
-    yield "[";
-    let first = true;
-    for await (const rows of pages(db, tenantId, q)) {
-      for (const r of rows) {
-        yield (first ? "\n" : ",\n") + JSON.stringify(r);
-        first = false;
-      }
-    }
-    yield "\n]\n";
-  }
-  return Readable.from(body());
+  return exportStream(format, () => pages(db, tenantId, q), COLUMNS, csvRow);
 }

@@ -7,10 +7,11 @@
  * then their orders in one query on executions_signal_idx), so any history size exports in
  * constant memory. Tenant-scoped: every statement filters by the caller's tenant.
  */
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import { asc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import { TRADE_EXPORT_CSV_COLUMNS, type ExportedExecution, type ExportedTrade } from "#contract";
 import type { Db } from "../../db/client.ts";
+import { exportStream } from "../../http/export-stream.ts";
 import { accounts, executions, signals } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
 import { csvField } from "../audit/export-audit-logs.ts";
@@ -120,21 +121,5 @@ export function tradeCsvRows(trade: ExportedTrade): string {
 
 /** A stream of the export body: CSV with a header row (TRADE_EXPORT_CSV_COLUMNS), or a JSON array of ExportedTrade. */
 export function exportTrades(db: Db, tenantId: string, format: "csv" | "json", range: TradeExportRange): Readable {
-  async function* body(): AsyncGenerator<string> {
-    if (format === "csv") {
-      yield TRADE_EXPORT_CSV_COLUMNS.join(",") + "\r\n";
-      for await (const trades of tradePages(db, tenantId, range)) yield trades.map(tradeCsvRows).join("");
-      return;
-    }
-    yield "[";
-    let first = true;
-    for await (const trades of tradePages(db, tenantId, range)) {
-      for (const t of trades) {
-        yield (first ? "\n" : ",\n") + JSON.stringify(t);
-        first = false;
-      }
-    }
-    yield "\n]\n";
-  }
-  return Readable.from(body());
+  return exportStream(format, () => tradePages(db, tenantId, range), TRADE_EXPORT_CSV_COLUMNS, tradeCsvRows);
 }
