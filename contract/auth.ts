@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { text } from "./common.ts";
+import { roleSchema } from "./permissions.ts";
 
 export const PASSWORD_MIN = 8;
 /** Long passphrases are welcome; the cap only bounds hashing work. */
@@ -52,6 +53,10 @@ export const userSchema = z.object({
   email: z.string(),
   firstName: z.string(),
   lastName: z.string(),
+  /** The member's role in the organisation (contract/permissions.ts). */
+  role: roleSchema,
+  /** Whether two-factor sign-in (TOTP) is on for this user. */
+  twoFactorEnabled: z.boolean(),
 });
 export type User = z.infer<typeof userSchema>;
 

@@ -20,3 +20,4 @@ export * from "./settings.ts";
 export * from "./preview.ts";
 export * from "./sync.ts";
 export * from "./retention.ts";
+export * from "./permissions.ts";

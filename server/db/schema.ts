@@ -19,3 +19,4 @@ export * from "./schema/audit.ts";
 export * from "./schema/analytics.ts";
 export * from "./schema/jobs.ts";
 export * from "./schema/retention.ts";
+export * from "./schema/members.ts";

@@ -16,6 +16,13 @@ export const users = pgTable(
     passwordHash: text("password_hash").notNull(),
     firstName: text("first_name").notNull(),
     lastName: text("last_name").notNull(),
+    /** owner | admin | trader | viewer (contract/permissions.ts); the registering user is the owner. */
+    role: text("role").notNull().default("owner"),
+    /** TOTP secret (base32), encrypted at rest (SecretBox); set while enrolling, null when off. */
+    totpSecretEnc: text("totp_secret_enc"),
+    /** When two-factor sign-in was confirmed with a first code; null = off. */
+    totpEnabledAt: ts("totp_enabled_at"),
+    passwordChangedAt: ts("password_changed_at"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_key").on(t.email), index("users_tenant_idx").on(t.tenantId)],
