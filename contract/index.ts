@@ -21,3 +21,4 @@ export * from "./preview.ts";
 export * from "./sync.ts";
 export * from "./retention.ts";
 export * from "./permissions.ts";
+export * from "./members.ts";
