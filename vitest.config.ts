@@ -11,6 +11,8 @@ const webSrc = fileURLToPath(new URL("./web/src", import.meta.url));
  */
 export default defineConfig({
   test: {
+    // CI (.ci/run sets VITEST_TIMINGS) also prints the slowest test files at the end.
+    reporters: process.env.VITEST_TIMINGS ? ["default", "./tools/vitest-timings-reporter.ts"] : ["default"],
     projects: [
       {
         resolve: { alias: { "@": webSrc } },
