@@ -38,6 +38,8 @@ export default defineConfig({
           name: "browser",
           include: ["e2e/browser/**/*.test.ts"],
           environment: "node",
+          // One database per browser file when both are set (e2e/support/databases.ts databaseKinds).
+          setupFiles: ["e2e/browser/support/one-database.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
