@@ -1,8 +1,9 @@
 /**
  * PostgreSQL LISTEN/NOTIFY plumbing for several instances on one database (PostgreSQL only; PGlite
- * is one process and needs none of it). `listen` keeps ONE dedicated connection (not a pool
- * member: a pooled connection would be handed to other queries and its LISTEN lost) and
- * reconnects it for ever with a growing delay; `notify` sends payloads over any pool.
+ * is one process and needs none of it). A `Listener` keeps ONE dedicated connection (not a pool
+ * member: a pooled connection would be handed to other queries and its LISTEN lost) for all the
+ * channels an instance hears (`sharedListener`), and reconnects it for ever with a growing delay;
+ * `notify` sends payloads over any pool.
  *
  * NOTIFY is delivered only to sessions listening at commit time; whatever is sent while this
  * connection is down is lost, which is why the caller re-checks the database once on reconnect.
@@ -17,7 +18,7 @@ export const LISTEN_APPLICATION_NAME = "copybridge-listen";
 export interface ListenHandlers {
   /** One payload as sent (a string; never parsed here). */
   onNotification(payload: string): void;
-  /** The LISTEN is in place; `again` is false on the first connection. */
+  /** The LISTEN on this channel is in place; `again` is false the first time. */
   onConnected(again: boolean): void;
   /** The connection was lost (a reconnect is scheduled). */
   onDisconnected(err: Error): void;
@@ -25,7 +26,6 @@ export interface ListenHandlers {
 
 export interface ListenOptions {
   url: string;
-  channel: string;
   /** First reconnect delay, ms (doubles up to maxRetryMs). */
   retryMs?: number;
   maxRetryMs?: number;
@@ -35,82 +35,166 @@ export interface ListenOptions {
 
 export interface Listening {
   readonly connected: boolean;
-  /** Stops listening and closes the connection (no reconnect). */
+  /** Stops listening (this subscription; the connection closes with its last one). */
   close(): Promise<void>;
 }
 
-/** Starts listening on `channel` over a dedicated connection; resolves at once (connection in the background). */
-export function listen(opts: ListenOptions, handlers: ListenHandlers): Listening {
-  const retryMs = opts.retryMs ?? 250;
-  const maxRetryMs = opts.maxRetryMs ?? 5_000;
-  const pingMs = opts.pingMs ?? 15_000;
-  let client: pg.Client | null = null;
-  let connected = false;
-  let everConnected = false;
-  let closed = false;
-  let delay = retryMs;
-  let retry: NodeJS.Timeout | null = null;
-  let ping: NodeJS.Timeout | null = null;
+interface Subscription {
+  channel: string;
+  handlers: ListenHandlers;
+  /** Whether onConnected was called since the last (re)connection. */
+  live: boolean;
+  everLive: boolean;
+}
 
-  const lost = (c: pg.Client, err: Error) => {
-    if (client !== c) return; // already handled (error then end)
-    client = null;
-    if (ping) clearInterval(ping);
-    ping = null;
+/**
+ * ONE dedicated connection listening on any number of channels (an instance keeps one such
+ * connection for every feed it needs: cross-instance events, API key changes). Channels may be
+ * added while connected; each subscriber hears onConnected once its own LISTEN is in place and
+ * onDisconnected whenever the shared connection drops.
+ */
+export class Listener {
+  private client: pg.Client | null = null;
+  private connectedNow = false;
+  private closed = false;
+  private delay: number;
+  private retry: NodeJS.Timeout | null = null;
+  private ping: NodeJS.Timeout | null = null;
+  private readonly subs = new Set<Subscription>();
+  private readonly retryMs: number;
+  private readonly maxRetryMs: number;
+  private readonly pingMs: number;
+
+  constructor(
+    private readonly opts: ListenOptions,
+    /** Called when the last subscription closes (the shared registry forgets this listener). */
+    private readonly onEmpty: () => void = () => undefined,
+  ) {
+    this.retryMs = opts.retryMs ?? 250;
+    this.maxRetryMs = opts.maxRetryMs ?? 5_000;
+    this.pingMs = opts.pingMs ?? 15_000;
+    this.delay = this.retryMs;
+    this.connect();
+  }
+
+  get connected(): boolean {
+    return this.connectedNow;
+  }
+
+  /** Starts hearing `channel`; resolves at once (the LISTEN is issued in the background). */
+  subscribe(channel: string, handlers: ListenHandlers): Listening {
+    const sub: Subscription = { channel, handlers, live: false, everLive: false };
+    this.subs.add(sub);
+    const c = this.client;
+    if (c && this.connectedNow) this.listenOn(c, [sub]);
+    return {
+      get connected() {
+        return sub.live;
+      },
+      close: async () => {
+        if (!this.subs.delete(sub)) return;
+        const still = [...this.subs].some((x) => x.channel === channel);
+        if (!still && this.client && this.connectedNow) await this.client.query(`UNLISTEN ${this.client.escapeIdentifier(channel)}`).catch(() => undefined);
+        if (this.subs.size === 0) await this.close();
+      },
+    };
+  }
+
+  /** Stops every subscription and closes the connection (no reconnect). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.subs.clear();
+    if (this.retry) clearTimeout(this.retry);
+    if (this.ping) clearInterval(this.ping);
+    const c = this.client;
+    this.client = null;
+    this.connectedNow = false;
+    this.onEmpty();
+    await c?.end().catch(() => undefined);
+  }
+
+  private listenOn(c: pg.Client, subs: Subscription[]): void {
+    const channels = [...new Set(subs.map((x) => x.channel))];
+    c.query(channels.map((ch) => `LISTEN ${c.escapeIdentifier(ch)}`).join("; "))
+      .then(() => {
+        if (this.client !== c || this.closed) return;
+        for (const sub of subs) {
+          if (!this.subs.has(sub) || sub.live) continue;
+          sub.live = true;
+          const again = sub.everLive;
+          sub.everLive = true;
+          sub.handlers.onConnected(again);
+        }
+      })
+      .catch((err: unknown) => this.lost(c, err instanceof Error ? err : new Error(String(err))));
+  }
+
+  private lost(c: pg.Client, err: Error): void {
+    if (this.client !== c) return; // already handled (error then end)
+    this.client = null;
+    if (this.ping) clearInterval(this.ping);
+    this.ping = null;
     c.removeAllListeners("notification");
     c.end().catch(() => undefined);
-    const was = connected;
-    connected = false;
-    if (closed) return;
-    if (was) handlers.onDisconnected(err);
-    retry = setTimeout(connect, delay);
-    delay = Math.min(delay * 2, maxRetryMs);
-  };
+    this.connectedNow = false;
+    if (this.closed) return;
+    for (const sub of this.subs) {
+      if (!sub.live) continue;
+      sub.live = false;
+      sub.handlers.onDisconnected(err);
+    }
+    this.retry = setTimeout(() => this.connect(), this.delay);
+    this.delay = Math.min(this.delay * 2, this.maxRetryMs);
+  }
 
-  const connect = () => {
-    retry = null;
-    if (closed) return;
+  private connect(): void {
+    this.retry = null;
+    if (this.closed) return;
     // query_timeout: the ping fails (and the link is replaced) instead of hanging on a dead socket.
     // Named, so an operator (or a test) can find it in pg_stat_activity.
-    const c = new pg.Client({ connectionString: opts.url, keepAlive: true, query_timeout: 5_000, application_name: LISTEN_APPLICATION_NAME });
-    client = c;
-    c.on("error", (err) => lost(c, err));
-    c.on("end", () => lost(c, new Error("LISTEN connection ended")));
+    const c = new pg.Client({ connectionString: this.opts.url, keepAlive: true, query_timeout: 5_000, application_name: LISTEN_APPLICATION_NAME });
+    this.client = c;
+    c.on("error", (err) => this.lost(c, err));
+    c.on("end", () => this.lost(c, new Error("LISTEN connection ended")));
     c.on("notification", (msg) => {
-      if (msg.channel === opts.channel && msg.payload !== undefined) handlers.onNotification(msg.payload);
+      if (msg.payload === undefined) return;
+      for (const sub of this.subs) if (sub.live && sub.channel === msg.channel) sub.handlers.onNotification(msg.payload);
     });
     c.connect()
-      .then(() => c.query(`LISTEN ${c.escapeIdentifier(opts.channel)}`))
       .then(() => {
-        if (client !== c || closed) return;
-        connected = true;
-        delay = retryMs;
-        const again = everConnected;
-        everConnected = true;
-        ping = setInterval(() => {
-          c.query("select 1").catch((err: unknown) => lost(c, err instanceof Error ? err : new Error(String(err))));
-        }, pingMs);
-        ping.unref();
-        handlers.onConnected(again);
+        if (this.client !== c || this.closed) return;
+        this.connectedNow = true;
+        this.delay = this.retryMs;
+        this.ping = setInterval(() => {
+          c.query("select 1").catch((err: unknown) => this.lost(c, err instanceof Error ? err : new Error(String(err))));
+        }, this.pingMs);
+        this.ping.unref();
+        this.listenOn(c, [...this.subs]);
       })
-      .catch((err: unknown) => lost(c, err instanceof Error ? err : new Error(String(err))));
-  };
+      .catch((err: unknown) => this.lost(c, err instanceof Error ? err : new Error(String(err))));
+  }
+}
 
-  connect();
-  return {
-    get connected() {
-      return connected;
-    },
-    close: async () => {
-      closed = true;
-      if (retry) clearTimeout(retry);
-      if (ping) clearInterval(ping);
-      const c = client;
-      client = null;
-      connected = false;
-      await c?.end().catch(() => undefined);
-    },
-  };
+/** Starts listening on `channel` over a connection of its own; resolves at once (connection in the background). */
+export function listen(opts: ListenOptions & { channel: string }, handlers: ListenHandlers): Listening {
+  return new Listener(opts).subscribe(opts.channel, handlers);
+}
+
+const shared = new WeakMap<object, Listener>();
+
+/**
+ * The one LISTEN connection of `owner` (an application context): every feed of an instance
+ * subscribes here, so an instance holds one listening connection however many channels it hears.
+ * Created on first use; closed when its last subscription closes.
+ */
+export function sharedListener(owner: object, opts: ListenOptions): Listener {
+  let l = shared.get(owner);
+  if (!l) {
+    l = new Listener(opts, () => shared.delete(owner));
+    shared.set(owner, l);
+  }
+  return l;
 }
 
 /**

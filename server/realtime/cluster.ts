@@ -15,7 +15,7 @@
  * once — again when it comes back, since notices sent meanwhile were lost. Not used on PGlite.
  */
 import { randomUUID } from "node:crypto";
-import { listen, notify } from "../db/notify.ts";
+import { notify, sharedListener } from "../db/notify.ts";
 import type { AppContext } from "../http/context.ts";
 import { DEFAULT_RECHECK_MS } from "../features/copy-engine/delivery/delivery.ts";
 import { deliverAnnouncedOrders, recheckEverything } from "../features/copy-engine/delivery/remote-orders.ts";
@@ -114,9 +114,8 @@ export function startCluster(ctx: AppContext, opts: ClusterOptions): Cluster {
   };
 
   const recheck = () => recheckEverything(ctx).catch((err: unknown) => opts.log("re-checking waiting slaves failed", err));
-  const listening = listen(
-    { url: opts.url, channel },
-    {
+  // The instance's one LISTEN connection, shared with the API key change feed (bridge/key-cache.ts).
+  const listening = sharedListener(ctx, { url: opts.url }).subscribe(channel, {
       onNotification: (payload) => {
         const n = foreignNotice(payload, instanceId);
         if (n) onNotice(n);
@@ -131,8 +130,7 @@ export function startCluster(ctx: AppContext, opts: ClusterOptions): Cluster {
         ctx.delivery.recheckMs = DEFAULT_RECHECK_MS;
         ctx.delivery.wakeAll();
       },
-    },
-  );
+  });
 
   return {
     instanceId,

@@ -16,7 +16,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { listen, type Listening } from "../../db/notify.ts";
+import { sharedListener, type Listening } from "../../db/notify.ts";
 import type { AppContext } from "../../http/context.ts";
 import type { ApiKeyRow } from "../api-keys/mappers.ts";
 
@@ -113,18 +113,16 @@ export function startKeyInvalidation(ctx: AppContext, log: (msg: string, err?: u
   const url = ctx.config.databaseUrl;
   if (ctx.dbKind !== "postgres" || !url) return null;
   const cache = keyCacheOf(ctx);
-  return listen(
-    { url, channel: API_KEY_CHANNEL },
-    {
-      onNotification: (keyId) => cache.invalidate(keyId),
-      // Whatever changed while not listening was not heard: start from an empty cache.
-      onConnected: () => cache.reset(true),
-      onDisconnected: (err) => {
-        log("API key change feed lost; keys are read from the database until it is back", err);
-        cache.reset(false);
-      },
+  // Over the instance's one LISTEN connection, shared with the cluster feed (realtime/cluster.ts).
+  return sharedListener(ctx, { url }).subscribe(API_KEY_CHANNEL, {
+    onNotification: (keyId) => cache.invalidate(keyId),
+    // Whatever changed while not listening was not heard: start from an empty cache.
+    onConnected: () => cache.reset(true),
+    onDisconnected: (err) => {
+      log("API key change feed lost; keys are read from the database until it is back", err);
+      cache.reset(false);
     },
-  );
+  });
 }
 
 /**
