@@ -24,10 +24,10 @@ function recorder() {
 describe.runIf(process.env.TEST_DATABASE_URL)("one LISTEN connection on PostgreSQL", () => {
   let t: TestContext;
   const listeners = async () => {
-    const r = await t.ctx.db.execute<{ n: number }>(
+    const r = await t.ctx.db.execute(
       sql`select count(*)::int as n from pg_stat_activity where application_name = ${LISTEN_APPLICATION_NAME} and datname = current_database()`,
     );
-    return r.rows[0]!.n;
+    return (r as unknown as { rows: { n: number }[] }).rows[0]?.n ?? -1;
   };
 
   beforeAll(async () => {
