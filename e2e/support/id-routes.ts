@@ -6,7 +6,7 @@
  */
 import type { Api } from "./http.ts";
 
-export type ResourceKind = "account" | "apiKey" | "symbolMap" | "alertConfig";
+export type ResourceKind = "account" | "apiKey" | "symbolMap" | "alertConfig" | "member" | "invitation";
 
 export interface IdRoute {
   method: "GET" | "PUT" | "PATCH" | "POST" | "DELETE";
@@ -47,7 +47,16 @@ export const ID_ROUTES: IdRoute[] = [
   { method: "PUT", path: "/api/alerts/configs/:id", resource: "alertConfig", body: { enabled: false } },
   { method: "DELETE", path: "/api/alerts/configs/:id", resource: "alertConfig" },
   { method: "POST", path: "/api/alerts/configs/:id/test", resource: "alertConfig" },
+  { method: "PATCH", path: "/api/members/:id", resource: "member", body: { role: "viewer" } },
+  { method: "DELETE", path: "/api/members/:id", resource: "member" },
+  { method: "DELETE", path: "/api/members/invitations/:id", resource: "invitation" },
 ];
+
+/**
+ * Public routes whose parameter is a capability (a secret token), not a tenant-owned id: nothing
+ * to answer 404 "across tenants" for. Listed so the guard test knows they are deliberate.
+ */
+export const CAPABILITY_ROUTES = ["GET /api/invitations/:token"];
 
 /** Creates one resource of each kind for a tenant; returns their ids. */
 export async function createResources(api: Api): Promise<Record<ResourceKind, string>> {
@@ -70,5 +79,20 @@ export async function createResources(api: Api): Promise<Record<ResourceKind, st
     channels: { discord: { webhookUrl: "http://127.0.0.1:9/never" } },
   });
   if (alert.status !== 201) throw new Error(`create alert: ${alert.status}`);
-  return { account: account.body.id as string, apiKey: key.body.id as string, symbolMap: map.body.id as string, alertConfig: alert.body.id as string };
+  // A member (invited and accepted: the test server has no SMTP, so the link comes back) and a pending invitation.
+  const invited = await api.post("/api/members/invitations", { email: `owned-member-${Date.now()}@example.com`, role: "trader" });
+  if (invited.status !== 201 || !invited.body.inviteUrl) throw new Error(`invite member: ${invited.status}`);
+  const token = new URL(invited.body.inviteUrl as string).searchParams.get("token");
+  const accepted = await api.post("/api/invitations/accept", { token, firstName: "Owned", lastName: "Member", password: "owned-member-pw", confirmPassword: "owned-member-pw" });
+  if (accepted.status !== 200) throw new Error(`accept invitation: ${accepted.status}`);
+  const pending = await api.post("/api/members/invitations", { email: `owned-pending-${Date.now()}@example.com`, role: "viewer" });
+  if (pending.status !== 201) throw new Error(`invite pending: ${pending.status}`);
+  return {
+    account: account.body.id as string,
+    apiKey: key.body.id as string,
+    symbolMap: map.body.id as string,
+    alertConfig: alert.body.id as string,
+    member: accepted.body.user.id as string,
+    invitation: pending.body.invitation.id as string,
+  };
 }

@@ -3,7 +3,7 @@
  * e2e/support/id-routes.ts, so e2e/api/tenancy.test.ts proves it answers 404 across tenants.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ID_ROUTES } from "../../e2e/support/id-routes.ts";
+import { CAPABILITY_ROUTES, ID_ROUTES } from "../../e2e/support/id-routes.ts";
 import { createTestContext, type TestContext } from "../test-support/context.ts";
 import { buildApp } from "./app.ts";
 
@@ -22,7 +22,7 @@ describe("id routes", () => {
   it("lists every /api route that takes a parameter in the cross-tenant table", () => {
     const withParams = routes.filter((r) => r.includes("/api/") && r.includes("/:") && !r.startsWith("HEAD "));
     expect(withParams.length).toBeGreaterThan(0);
-    const listed = new Set(ID_ROUTES.map((r) => `${r.method} ${r.path}`));
+    const listed = new Set([...ID_ROUTES.map((r) => `${r.method} ${r.path}`), ...CAPABILITY_ROUTES]);
     expect(withParams.filter((r) => !listed.has(r))).toEqual([]);
   });
 });
