@@ -65,10 +65,11 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, RouteRequirement>> = {
   "PUT /api/symbol-maps/:id": "copy.operate",
   "DELETE /api/symbol-maps/:id": "copy.operate",
 
-  // Copy settings and the copy preview (a read-only plan, but it belongs to operating the copier)
+  // Copy settings; the copy preview is a POST but changes nothing (a plan of what would be copied):
+  // a viewer reads everything, so it is "view".
   "GET /api/copy-settings": "view",
   "PUT /api/copy-settings/:slaveAccountId": "copy.operate",
-  "POST /api/copy/preview": "copy.operate",
+  "POST /api/copy/preview": "view",
 
   // Trades, executions, analytics
   "GET /api/signals": "view",
