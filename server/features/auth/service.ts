@@ -4,6 +4,7 @@
  * 401 with one message for any bad credential, 429 when throttled.
  */
 import type { LoginRequest, RegisterRequest } from "#contract";
+import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../../http/context.ts";
 import { AppError, conflict } from "../../http/errors.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
@@ -14,6 +15,7 @@ import { toTenant, toUser } from "./mappers.ts";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password.ts";
 import { findLiveSession, findUserByEmail, revokeSession, slugExists, touchSession } from "./queries.ts";
 import { hashSessionToken, newSessionToken } from "./session-token.ts";
+import { createChallenge } from "./two-factor-challenge.ts";
 
 export const INVALID_CREDENTIALS = "Invalid email or password";
 const EMAIL_TAKEN = "An account with this email already exists";
@@ -75,31 +77,50 @@ export async function login(ctx: AppContext, throttle: LoginThrottle, input: Log
     }
     throw new AppError("unauthorized", INVALID_CREDENTIALS);
   }
+  // Two-factor on: the password alone opens no session, only the second step (two-factor-login.ts),
+  // and the (email, address) pair stays counted until that step succeeds, so wrong codes add up.
+  if (user.totpEnabledAt !== null) return { twoFactorRequired: true as const, challenge: await createChallenge(ctx, user) };
   await throttle.recordSuccess(email, meta.ip);
+  return startSession(ctx, user, meta, `${user.email} logged in`);
+}
+
+/**
+ * Inserts a session for `user` inside `tx` (token stored as its SHA-256) and returns the bearer
+ * token (shown once) with the user's live session row joined to its tenant. Shared by sign-in and
+ * by an accepted invitation (members/invitations.ts), which opens one in its own transaction.
+ */
+export async function insertSession(
+  ctx: AppContext,
+  tx: Db,
+  user: Pick<typeof users.$inferSelect, "id" | "tenantId">,
+  meta: LoginMeta,
+): Promise<{ token: string; expiresAt: Date; found: NonNullable<Awaited<ReturnType<typeof findLiveSession>>> }> {
   const token = newSessionToken();
-  const now = new Date();
-  const expiresAt = new Date(now.getTime() + ctx.config.sessionMaxMs);
-  const tenant = await ctx.db.transaction(async (tx) => {
-    await tx.insert(sessions).values({
-      tenantId: user.tenantId,
-      userId: user.id,
-      tokenHash: hashSessionToken(token),
-      expiresAt,
-      ip: meta.ip,
-      userAgent: meta.userAgent?.slice(0, 300) ?? null,
-    });
-    await writeAuditLog(tx, {
-      tenantId: user.tenantId,
-      category: "system",
-      source: "auth",
-      message: `${user.email} logged in`,
-      metadata: { ip: meta.ip },
-    });
-    const found = await findLiveSession(tx, hashSessionToken(token));
-    return found?.tenant;
+  const expiresAt = new Date(Date.now() + ctx.config.sessionMaxMs);
+  await tx.insert(sessions).values({
+    tenantId: user.tenantId,
+    userId: user.id,
+    tokenHash: hashSessionToken(token),
+    expiresAt,
+    ip: meta.ip,
+    userAgent: meta.userAgent?.slice(0, 300) ?? null,
   });
-  if (!tenant) throw new Error("session vanished after insert");
-  return { token, expiresAt, user: toUser(user), tenant: toTenant(tenant) };
+  const found = await findLiveSession(tx, hashSessionToken(token));
+  if (!found) throw new Error("session vanished after insert");
+  return { token, expiresAt, found };
+}
+
+/**
+ * Opens a session for a user whose credentials were checked: inserts it, audits `message`, and
+ * returns the token with the user and tenant (spec §3 login response).
+ */
+export async function startSession(ctx: AppContext, user: typeof users.$inferSelect, meta: LoginMeta, message: string) {
+  const { token, expiresAt, found } = await ctx.db.transaction(async (tx) => {
+    const opened = await insertSession(ctx, tx, user, meta);
+    await writeAuditLog(tx, { tenantId: user.tenantId, category: "system", source: "auth", message, metadata: { ip: meta.ip } });
+    return opened;
+  });
+  return { twoFactorRequired: false as const, token, expiresAt, user: toUser(user), tenant: toTenant(found.tenant) };
 }
 
 /**

@@ -1,14 +1,8 @@
-/** The invitation link's origin (configuration, never a request's Host) and the e-mail's text. */
+/** The invitation link and the e-mail's text (the link's origin: outbound/system-mail.test.ts). */
 import { describe, expect, it } from "vitest";
-import { invitationMessage, invitationUrl, publicOrigin } from "./invitation-email.ts";
+import { invitationMessage, invitationUrl } from "./invitation-email.ts";
 
 describe("invitation link", () => {
-  it("takes the first configured origin, else the server's own listening address", () => {
-    expect(publicOrigin({ allowedOrigins: ["https://copy.example.com", "https://b.example.com"], host: "0.0.0.0", port: 3000 }, 41234)).toBe("https://copy.example.com");
-    expect(publicOrigin({ allowedOrigins: [], host: "127.0.0.1", port: 0 }, 41234)).toBe("http://127.0.0.1:41234");
-    expect(publicOrigin({ allowedOrigins: [], host: "0.0.0.0", port: 3000 })).toBe("http://localhost:3000");
-  });
-
   it("points at the accept page with the token encoded", () => {
     expect(invitationUrl("https://copy.example.com", "ab-_c")).toBe("https://copy.example.com/accept-invitation?token=ab-_c");
   });

@@ -5,25 +5,12 @@
  * the server itself listens on. The e-mail goes through the server's SMTP (SMTP_URL, sender
  * ALERT_FROM) under the same outbound address policy as alert e-mails (features/outbound).
  */
-import nodemailer, { type Transporter } from "nodemailer";
 import { ROLE_LABELS, type Role } from "#contract";
 import type { Config } from "../../config.ts";
-import { checkedSmtpOptions, smtpReasonOf } from "../outbound/smtp-target.ts";
+import { sendSystemMail } from "../outbound/system-mail.ts";
 
 /** Path of the dashboard page that accepts an invitation (web: /accept-invitation). */
 export const ACCEPT_PATH = "/accept-invitation";
-
-/**
- * The dashboard's public origin: the first configured ALLOWED_ORIGINS entry, else
- * `http://HOST:<listening port>` (a wildcard HOST reads as localhost).
- */
-export function publicOrigin(config: Pick<Config, "allowedOrigins" | "host" | "port">, listeningPort?: number): string {
-  const configured = config.allowedOrigins[0];
-  if (configured) return configured;
-  const wildcard = config.host === "0.0.0.0" || config.host === "::" || config.host === "";
-  const host = wildcard ? "localhost" : config.host.includes(":") ? `[${config.host}]` : config.host;
-  return `http://${host}:${listeningPort ?? config.port}`;
-}
 
 /** The single-use link of an invitation token. */
 export function invitationUrl(origin: string, token: string): string {
@@ -62,15 +49,7 @@ export function invitationMessage(m: InvitationMail): { subject: string; text: s
  */
 export async function sendInvitationMail(config: Pick<Config, "smtpUrl" | "alertFrom" | "outbound">, mail: InvitationMail): Promise<boolean> {
   if (!config.smtpUrl) return false;
-  const { subject, text } = invitationMessage(mail);
-  let mailer: Transporter | null = null;
-  try {
-    mailer = nodemailer.createTransport(await checkedSmtpOptions(config.smtpUrl, config.outbound));
-    await mailer.sendMail({ from: config.alertFrom, to: mail.to, subject, text });
-    return true;
-  } catch (err) {
-    throw new Error(smtpReasonOf(err));
-  } finally {
-    mailer?.close();
-  }
+  const r = await sendSystemMail(config, { to: mail.to, ...invitationMessage(mail) });
+  if (!r.sent) throw new Error(r.reason);
+  return true;
 }

@@ -9,13 +9,12 @@ import { roleSchema, type AcceptInvitationRequest, type InvitationPreview } from
 import type { AppContext } from "../../http/context.ts";
 import { AppError, conflict } from "../../http/errors.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
-import { sessions, users } from "../../db/schema.ts";
+import { users } from "../../db/schema.ts";
 import { writeAuditLog } from "../audit/write-audit-log.ts";
 import type { LoginThrottle } from "../auth/login-throttle.ts";
 import { toTenant, toUser } from "../auth/mappers.ts";
 import { hashPassword } from "../auth/password.ts";
-import { findLiveSession } from "../auth/queries.ts";
-import { hashSessionToken, newSessionToken } from "../auth/session-token.ts";
+import { insertSession } from "../auth/service.ts";
 import { claimInvitation, findPendingByTokenHash } from "./queries.ts";
 import { hashInvitationToken, OTHER_ORGANISATION } from "./service.ts";
 
@@ -58,9 +57,7 @@ export async function acceptInvitation(
   const tokenHash = hashInvitationToken(input.token);
   // Hashing first (slow on purpose) keeps the transaction short.
   const passwordHash = await hashPassword(input.password);
-  const token = newSessionToken();
   const now = new Date();
-  const expiresAt = new Date(now.getTime() + ctx.config.sessionMaxMs);
   let result;
   try {
     result = await ctx.db.transaction(async (tx) => {
@@ -78,14 +75,7 @@ export async function acceptInvitation(
         })
         .returning();
       if (!user) throw new Error("user insert returned nothing");
-      await tx.insert(sessions).values({
-        tenantId: user.tenantId,
-        userId: user.id,
-        tokenHash: hashSessionToken(token),
-        expiresAt,
-        ip: meta.ip,
-        userAgent: meta.userAgent?.slice(0, 300) ?? null,
-      });
+      const session = await insertSession(ctx, tx, user, meta);
       await writeAuditLog(tx, {
         tenantId: user.tenantId,
         category: "system",
@@ -93,9 +83,7 @@ export async function acceptInvitation(
         message: `${user.email} accepted the invitation and joined as ${invitation.role}`,
         metadata: { invitationId: invitation.id, userId: user.id, email: user.email, role: invitation.role, ip: meta.ip },
       });
-      const found = await findLiveSession(tx, hashSessionToken(token));
-      if (!found) throw new Error("session vanished after insert");
-      return { user: toUser(found.user), tenant: toTenant(found.tenant) };
+      return { token: session.token, expiresAt: session.expiresAt, user: toUser(session.found.user), tenant: toTenant(session.found.tenant) };
     });
   } catch (err) {
     // The same email joined another organisation (or signed up) after the invitation was sent.
@@ -107,5 +95,5 @@ export async function acceptInvitation(
     throw invalid();
   }
   await throttle.recordSuccess(THROTTLE_KEY, meta.ip);
-  return { token, expiresAt, user: result.user, tenant: result.tenant };
+  return result;
 }

@@ -22,7 +22,7 @@ import {
 import type { AppContext } from "../../http/context.ts";
 import { sessionOf, tenantIdOf } from "../auth/guard.ts";
 import { LoginThrottle } from "../auth/login-throttle.ts";
-import { publicOrigin } from "./invitation-email.ts";
+import { publicOrigin } from "../outbound/system-mail.ts";
 import { acceptInvitation, previewInvitation } from "./invitations.ts";
 import { changeMemberRole, inviteMember, listMembers, removeMember, revokeMemberInvitation, type Actor } from "./service.ts";
 

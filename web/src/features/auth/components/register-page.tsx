@@ -92,10 +92,17 @@ export function RegisterPage() {
           error={errors.tenantSlug?.message}
           hint={
             <>
+              {/* Issue 16: the preview shows an address that answers. Nothing is served per Organization
+                  ID (one server, one sign-in page for every organisation), so it is the sign-in page,
+                  and the ID is said to be what names the organisation there. */}
               Your dashboard URL:{" "}
               <span className="font-mono break-all" data-testid="text-dashboard-url">
-                {window.location.origin}/
-                {slug ? <span className="text-foreground">{slug}</span> : <span className="italic">your-organization-id</span>}
+                {window.location.origin}/login
+              </span>{" "}
+              <span data-testid="text-dashboard-url-note">
+                — everyone in{" "}
+                {slug ? <span className="font-mono text-foreground">{slug}</span> : <span className="italic">your organization</span>} signs in there with their
+                own email.
               </span>
             </>
           }
