@@ -31,7 +31,16 @@ export type PerformanceStat = z.infer<typeof performanceStatSchema>;
 
 export const performanceResponseSchema = z.object({
   stats: z.array(performanceStatSchema),
-  summary: z.object({ totalAccounts: z.number().int(), avgPnl: z.number(), avgWinRate: z.number() }),
+  /**
+   * totalAccounts: accounts considered. Avg P&L and Win Rate average over the SAME accounts: those
+   * with at least one closed trade in the range (tradedAccounts of them); both null when none.
+   */
+  summary: z.object({
+    totalAccounts: z.number().int(),
+    tradedAccounts: z.number().int(),
+    avgPnl: z.number().nullable(),
+    avgWinRate: z.number().nullable(),
+  }),
 });
 export type PerformanceResponse = z.infer<typeof performanceResponseSchema>;
 
@@ -88,3 +97,47 @@ export function slippageBucket(value: number): (typeof SLIPPAGE_BUCKETS)[number]
   for (const b of SLIPPAGE_BUCKETS) if (b.min <= value && value < b.max) return b.name;
   return null;
 }
+
+/**
+ * Latency hops (issue 16 "Truthful metrics", docs/bridge-protocol.md "Latency timestamps").
+ * terminal_to_bridge: master terminal's event time → bridge received the signal;
+ * bridge_to_slave: bridge received → order handed to the slave;
+ * slave_execution: handed → slave's fill time (a pending order: the time it was placed, never
+ * when it triggered); total: the sum of the three. Terminal times are corrected by the
+ * terminal's estimated clock offset and each hop is clamped at 0.
+ */
+export const latencyHopNameSchema = z.enum(["terminal_to_bridge", "bridge_to_slave", "slave_execution", "total"]);
+export type LatencyHopName = z.infer<typeof latencyHopNameSchema>;
+export const LATENCY_HOPS = latencyHopNameSchema.options;
+
+/** Percentiles of one hop over the range, ms (null when no sample); count = samples. */
+export const latencyHopStatsSchema = z.object({
+  p50: z.number().nullable(),
+  p95: z.number().nullable(),
+  max: z.number().nullable(),
+  count: z.number().int(),
+});
+export type LatencyHopStats = z.infer<typeof latencyHopStatsSchema>;
+
+export const latencyHopRowSchema = latencyHopStatsSchema.extend({ hop: latencyHopNameSchema });
+export type LatencyHopRow = z.infer<typeof latencyHopRowSchema>;
+
+/** One slave: its total's percentiles plus each hop's. slaveAccount = the account's name. */
+export const latencyHopsPerSlaveSchema = latencyHopStatsSchema.extend({
+  slaveAccountId: z.string(),
+  slaveAccount: z.string(),
+  hops: z.object({
+    terminal_to_bridge: latencyHopStatsSchema,
+    bridge_to_slave: latencyHopStatsSchema,
+    slave_execution: latencyHopStatsSchema,
+    total: latencyHopStatsSchema,
+  }),
+});
+export type LatencyHopsPerSlave = z.infer<typeof latencyHopsPerSlaveSchema>;
+
+/** GET /api/analytics/latency/hops?range=&accountId= (same filters as /api/analytics/latency). */
+export const latencyHopsResponseSchema = z.object({
+  hops: z.array(latencyHopRowSchema),
+  perSlave: z.array(latencyHopsPerSlaveSchema),
+});
+export type LatencyHopsResponse = z.infer<typeof latencyHopsResponseSchema>;

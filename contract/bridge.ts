@@ -60,6 +60,18 @@ export function terminalTimeSchema(fractions: boolean) {
   });
 }
 
+/**
+ * A terminal's own clock reading, unix milliseconds (docs/bridge-protocol.md "Latency
+ * timestamps"): 2000-01-01 … now + 1 day. Optional everywhere: EAs that send none still work, their
+ * latency hops are null.
+ */
+export const terminalMsSchema = z
+  .number()
+  .int("Must be whole unix milliseconds")
+  .superRefine((v, ctx) => {
+    if (v < EPOCH_MIN_S * 1000 || v > Date.now() + EPOCH_FUTURE_SLACK_S * 1000) ctx.addIssue({ code: "custom", message: "Must be unix milliseconds between 2000-01-01 and one day from now" });
+  });
+
 /** Broker error code: its number as a JSON integer or a digit string, within 32-bit signed. */
 export const errorCodeSchema = z
   .union([z.number().int("Must be an integer error code"), z.string().trim().regex(/^-?\d{1,10}$/, "Must be an integer error code")])
@@ -101,10 +113,23 @@ export const masterHeartbeatSchema = z.object({
   currency: z.string().trim().regex(/^[A-Z]{3}$/, "Currency must be a 3-letter code").default("USD"),
   ...terminalAccountFields,
   ts: terminalTimeSchema(false).optional(),
+  /** When the EA sent this request by its own clock, unix ms: a clock-offset sample (latency hops). */
+  sentAtMs: terminalMsSchema.optional(),
   /** Free value making otherwise identical requests within one second distinct (replay protection). */
   nonce: text(64).optional(),
 });
 export type MasterHeartbeat = z.input<typeof masterHeartbeatSchema>;
+
+/**
+ * The organisation's network settings for its EAs (Settings screen: API Timeout, Retry Attempts;
+ * contract/settings.ts): `timeoutMs` is the WebRequest timeout of one attempt (ms, 1000–60000),
+ * `retryAttempts` the retries after a failed first attempt (0–10). Sent with every heartbeat reply.
+ */
+export const eaNetworkSchema = z.object({
+  timeoutMs: z.number().int().min(1000).max(60000),
+  retryAttempts: z.number().int().min(0).max(10),
+});
+export type EaNetwork = z.infer<typeof eaNetworkSchema>;
 
 export const heartbeatResponseSchema = z.object({
   ok: z.literal(true),
@@ -112,6 +137,8 @@ export const heartbeatResponseSchema = z.object({
   /** Server clock, unix seconds: lets an EA notice clock drift before signing fails. */
   serverTime: z.number().int(),
   copyPaused: z.boolean(),
+  /** The EA's request timeout and retries (issue 16 settings); the EA keeps its own until told. */
+  network: eaNetworkSchema.optional(),
 });
 export type HeartbeatResponse = z.infer<typeof heartbeatResponseSchema>;
 
@@ -159,6 +186,13 @@ export const signalEventSchema = z.object({
     .optional()
     .nullable(),
   idempotencyKey: text(200).min(8),
+  /** The master event's time by the terminal's own clock, unix ms (ms resolution; hop terminal → bridge). */
+  eventAtMs: terminalMsSchema.optional(),
+  /**
+   * When the EA first sent this event by its own clock, unix ms (a clock-offset sample). A retry
+   * resends the identical body (idempotency), so this stays the first attempt's time.
+   */
+  sentAtMs: terminalMsSchema.optional(),
 });
 export type SignalEventInput = z.input<typeof signalEventSchema>;
 export type SignalEvent = z.output<typeof signalEventSchema>;
@@ -201,6 +235,8 @@ export const slaveHeartbeatSchema = z.object({
   copyMagic: magicSchema.optional(),
   ...terminalAccountFields,
   ts: terminalTimeSchema(false).optional(),
+  /** When the EA sent this request by its own clock, unix ms: a clock-offset sample (latency hops). */
+  sentAtMs: terminalMsSchema.optional(),
   /** Free value making otherwise identical requests within one second distinct (replay protection). */
   nonce: text(64).optional(),
 });
@@ -324,6 +360,13 @@ export const executionReportSchema = z.object({
   // Broker error texts are relayed as the terminal got them: control bytes replaced, never refused
   // (a refused report would be redelivered forever).
   errorMessage: terminalText(500).optional().nullable(),
+  /**
+   * When the slave executed the order by its own clock, unix ms: the fill of a market order or a
+   * close, the time a pending order was PLACED (never when it triggered). Hop slave execution.
+   */
+  executedAtMs: terminalMsSchema.optional().nullable(),
+  /** When the EA sent this report by its own clock, unix ms (a clock-offset sample). */
+  sentAtMs: terminalMsSchema.optional(),
   ts: terminalTimeSchema(false).optional(),
   /** Free value making otherwise identical requests within one second distinct (replay protection). */
   nonce: text(64).optional(),

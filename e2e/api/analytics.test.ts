@@ -15,12 +15,17 @@ describe.each(databaseKinds())("analytics on %s", (kind) => {
   let server: RunningServer;
   let t: SignedIn;
   let b: BridgeTenant;
+  let idleId: string;
 
   beforeAll(async () => {
     db = await createTestDatabase(kind);
     server = await startServer(db.env);
     t = await signUp(server.url);
     b = await setUpBridge(t.api, server.url, 2);
+    // A third slave that never trades: Avg P&L and Win Rate must both leave it out (issue 16).
+    const idle = await t.api.post("/api/accounts", { accountNumber: "7099", alias: "Idle", broker: "Pepperstone", platform: "MT4", role: "SLAVE" });
+    expect(idle.status).toBe(201);
+    idleId = idle.body.id;
     const [s1, s2] = b.slaves as [NonNullable<BridgeTenant["slaves"][0]>, NonNullable<BridgeTenant["slaves"][0]>];
     await s1.slaveHeartbeat({ balance: "10000.00", equity: "10000.00" });
     await s1.slaveHeartbeat({ balance: "10000.00", equity: "9800.00" });
@@ -60,10 +65,13 @@ describe.each(databaseKinds())("analytics on %s", (kind) => {
     const last = (id: string) => perf.stats.filter((s) => s.accountId === id).at(-1);
     expect(last(s1)).toMatchObject({ equity: "10040.00", balance: "10040.00", pnl: 40, winRate: 100, maxDrawdown: 2 });
     expect(last(s2)).toMatchObject({ equity: "5000.00", pnl: -15, winRate: 50, maxDrawdown: 0 });
-    expect(perf.summary).toEqual({ totalAccounts: 2, avgPnl: 12.5, avgWinRate: 75 });
+    // (40 − 15) / 2 and (100 + 50) / 2: the idle third slave counts in Accounts only.
+    expect(perf.summary).toEqual({ totalAccounts: 3, tradedAccounts: 2, avgPnl: 12.5, avgWinRate: 75 });
 
     const one = performanceResponseSchema.parse((await t.api.get(`/api/analytics/performance?range=24h&accountId=${s2}`)).body);
-    expect(one.summary).toEqual({ totalAccounts: 1, avgPnl: -15, avgWinRate: 50 });
+    expect(one.summary).toEqual({ totalAccounts: 1, tradedAccounts: 1, avgPnl: -15, avgWinRate: 50 });
+    const idleOnly = performanceResponseSchema.parse((await t.api.get(`/api/analytics/performance?range=24h&accountId=${idleId}`)).body);
+    expect(idleOnly.summary).toEqual({ totalAccounts: 1, tradedAccounts: 0, avgPnl: null, avgWinRate: null });
     expect(new Set(one.stats.map((s) => s.accountId))).toEqual(new Set([s2]));
     // 24h reads the 15-minute rollup, longer ranges the hourly one: same figures.
     const day = performanceResponseSchema.parse((await t.api.get("/api/analytics/performance?range=24h")).body);
@@ -93,6 +101,6 @@ describe.each(databaseKinds())("analytics on %s", (kind) => {
       expect((await other.api.get(`/api/analytics/${path}?accountId=${b.slaveIds[0]!}`)).status).toBe(404);
     }
     const empty = performanceResponseSchema.parse((await other.api.get("/api/analytics/performance")).body);
-    expect(empty).toEqual({ stats: [], summary: { totalAccounts: 0, avgPnl: 0, avgWinRate: 0 } });
+    expect(empty).toEqual({ stats: [], summary: { totalAccounts: 0, tradedAccounts: 0, avgPnl: null, avgWinRate: null } });
   });
 });

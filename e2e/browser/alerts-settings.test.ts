@@ -1,7 +1,7 @@
 /**
  * Alerts and Settings in a real browser against the real server (spec §2–§5, §8, issue 5): alert
  * configurations created, edited, toggled and really tested against a fake Discord webhook and a
- * fake SMTP server; and the local Settings that never reach the server.
+ * fake SMTP server; and the Settings screen saving the organisation's settings on the server.
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -163,9 +163,10 @@ describe.each(databaseKinds())("Alerts and Settings screens on %s", (kind) => {
     diagnostics.assertClean(consoleError("Failed to send test alert"));
   });
 
-  it("Settings: 'Save All Changes' keeps the values in the browser only, they survive a reload; System Information", async () => {
+  it("Settings: 'Save All Changes' saves the organisation's settings on the server, they survive a reload; System Information", async () => {
     const t = await signUp(suite.app.url);
     const { page, diagnostics } = await open();
+    const calls = new CallLog(page);
     await seedSession(page, t);
     await page.goto("/settings");
     const formRoot = page.getByTestId("form-settings");
@@ -177,8 +178,8 @@ describe.each(databaseKinds())("Alerts and Settings screens on %s", (kind) => {
     expect(await page.getByTestId("input-api-timeout").inputValue()).toBe("5000");
     expect(await page.getByTestId("input-retry-attempts").inputValue()).toBe("3");
     expect(await page.getByTestId("input-telegram-token").getAttribute("type")).toBe("password");
+    expect(await page.getByTestId("input-websocket-url").getAttribute("readonly")).not.toBeNull();
 
-    await page.getByTestId("input-websocket-url").fill("ws://127.0.0.1:9/ws");
     await page.getByTestId("input-api-timeout").fill("8000");
     await page.getByTestId("input-retry-attempts").fill("5");
     await page.getByTestId("input-telegram-token").fill("123456:ABC-e2e-token");
@@ -187,21 +188,19 @@ describe.each(databaseKinds())("Alerts and Settings screens on %s", (kind) => {
     await page.getByTestId("checkbox-trade-alerts").click();
     await page.getByTestId("checkbox-daily-reports").click();
 
-    // §7: nothing at all is requested from the server while saving.
-    const sent: string[] = [];
-    const onRequest = (req: { url(): string; method(): string }) => sent.push(`${req.method()} ${req.url()}`);
-    page.on("request", onRequest);
+    const beforeSave = calls.mark();
     await page.getByTestId("button-save-settings").click();
     await expectToast(page, "All settings saved successfully.");
-    page.off("request", onRequest);
-    expect(sent).toEqual([]);
-    expect(JSON.parse((await storageItem(page, "copybridge_settings")) ?? "null")).toMatchObject({ apiTimeout: 8000, retryAttempts: 5, alertEmail: "ops@example.com" });
+    expect(calls.of("PUT", "/api/settings", beforeSave).map((c) => c.body)).toEqual([
+      { apiTimeout: 8000, retryAttempts: 5, telegramToken: "123456:ABC-e2e-token", telegramChatId: "", alertEmails: ["ops@example.com"], errorAlerts: false, tradeAlerts: true, dailyReports: false },
+    ]);
+    expect(await storageItem(page, "copybridge_settings")).toBeNull();
 
     const expected = {
-      websocketUrl: "ws://127.0.0.1:9/ws",
       apiTimeout: "8000",
       retryAttempts: "5",
-      telegramToken: "123456:ABC-e2e-token",
+      // The token is kept on the server and never shown again.
+      telegramToken: "",
       alertEmail: "ops@example.com",
       errorAlerts: false,
       tradeAlerts: true,
@@ -210,6 +209,7 @@ describe.each(databaseKinds())("Alerts and Settings screens on %s", (kind) => {
     await page.reload();
     await formRoot.waitFor();
     expect(await settingsValues(page)).toEqual(expected);
+    expect(await textOf(page.getByTestId("text-telegram-token-state"))).toContain("A token is saved. Leave blank to keep it.");
     await settle(page, diagnostics);
     await screenshotBothThemes(page, `insights-${kind}-settings`);
     diagnostics.assertClean();
@@ -220,7 +220,6 @@ describe.each(databaseKinds())("Alerts and Settings screens on %s", (kind) => {
 async function settingsValues(page: Page) {
   const checked = async (testId: string) => (await page.getByTestId(testId).getAttribute("data-state")) === "checked";
   return {
-    websocketUrl: await page.getByTestId("input-websocket-url").inputValue(),
     apiTimeout: await page.getByTestId("input-api-timeout").inputValue(),
     retryAttempts: await page.getByTestId("input-retry-attempts").inputValue(),
     telegramToken: await page.getByTestId("input-telegram-token").inputValue(),

@@ -47,6 +47,8 @@ describe.each(databaseKinds())("Analytics screen on %s", (kind) => {
     expect(r).toBeLessThan(230);
 
     const overview = await analytics(t, "24h");
+    // Issue 16: Avg P&L and Win Rate both average S1 and S2 (S3 never traded): (55.50 − 20) / 2.
+    expect(overview.performance.summary).toEqual({ totalAccounts: 3, tradedAccounts: 2, avgPnl: 17.75, avgWinRate: 50 });
     expect(overview.latency.summary.totalExecutions).toBe(4);
     expect(overview.latency.summary.slowExecutions).toBeGreaterThanOrEqual(2);
     expect(overview.slippage.summary).toMatchObject({ totalExecutions: 4, positiveSlippage: 2, negativeSlippage: 2 });
@@ -126,6 +128,17 @@ describe.each(databaseKinds())("Analytics screen on %s", (kind) => {
     await empty.waitFor();
     expect(await empty.locator("p").first().textContent()).toBe("No Performance Data");
     expect(await textOf(page.getByTestId("card-accounts-value"))).toBe("0");
+    // Issue 16: no data is "—", not "$0.00" / "0ms" / "0.0%", and the cards say why.
+    await expect.poll(() => textOf(page.getByTestId("card-avg-latency-value"))).toBe("—");
+    for (const card of ["card-avg-pnl", "card-win-rate"]) expect(await textOf(page.getByTestId(`${card}-value`))).toBe("—");
+    expect(await textOf(page.getByTestId("text-avg-pnl-basis"))).toBe("No closed trades in range");
+    expect(await textOf(page.getByTestId("text-win-rate-basis"))).toBe("No closed trades in range");
+    expect(await textOf(page.getByTestId("card-avg-latency"))).toContain("No executions in range");
+    await page.getByTestId("subtab-slippage").click();
+    await expect.poll(() => textOf(page.getByTestId("stat-avg-slippage-value"))).toBe("—");
+    await page.getByTestId("subtab-execution").click();
+    await expect.poll(() => textOf(page.getByTestId("stat-quality-score-value"))).toBe("—");
+    await page.getByTestId("subtab-performance").click();
     await settle(page, diagnostics);
     await screenshotBothThemes(page, `insights-${kind}-analytics-empty`);
     diagnostics.assertClean();
@@ -215,10 +228,14 @@ async function expectFigures(page: Page, a: AnalyticsAnswers, accountId: string 
     }))
     .toEqual({
       accounts: accountId ? "1" : String(perf.totalAccounts),
-      avgPnl: usd(perf.avgPnl),
-      avgLatency: `${Math.round(lat.avgLatency).toLocaleString("en-US")}ms`,
-      winRate: `${perf.avgWinRate.toFixed(1)}%`,
+      avgPnl: perf.avgPnl === null ? "—" : usd(perf.avgPnl),
+      avgLatency: lat.totalExecutions === 0 ? "—" : `${Math.round(lat.avgLatency).toLocaleString("en-US")}ms`,
+      winRate: perf.avgWinRate === null ? "—" : `${perf.avgWinRate.toFixed(1)}%`,
     });
+  // Both averages say which accounts they cover: the same ones.
+  const basis = perf.tradedAccounts === 0 ? "No closed trades in range" : `across ${perf.tradedAccounts} ${perf.tradedAccounts === 1 ? "slave" : "slaves"} with trades in range`;
+  expect(await textOf(page.getByTestId("text-avg-pnl-basis"))).toBe(basis);
+  expect(await textOf(page.getByTestId("text-win-rate-basis"))).toBe(basis);
   await page.getByTestId("subtab-latency").click();
   await expect
     .poll(async () => [await value("stat-fast"), await value("stat-slow"), await value("stat-total-executions")])
@@ -226,7 +243,7 @@ async function expectFigures(page: Page, a: AnalyticsAnswers, accountId: string 
   await page.getByTestId("subtab-slippage").click();
   await expect
     .poll(async () => [await value("stat-avg-slippage"), await value("stat-positive-slippage"), await value("stat-negative-slippage")])
-    .toEqual([pts(slip.avgSlippage), slip.positiveSlippage.toLocaleString("en-US"), slip.negativeSlippage.toLocaleString("en-US")]);
+    .toEqual([slip.totalExecutions === 0 ? "—" : pts(slip.avgSlippage), slip.positiveSlippage.toLocaleString("en-US"), slip.negativeSlippage.toLocaleString("en-US")]);
   await page.getByTestId("subtab-execution").click();
   const quality = lat.totalExecutions > 0 ? `${(100 - (lat.slowExecutions / lat.totalExecutions) * 100).toFixed(1)}%` : "—";
   await expect

@@ -8,12 +8,14 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { SlaveConfig, SlaveOrder } from "../../contract/bridge.ts";
+import type { EaNetwork, SlaveConfig, SlaveOrder } from "../../contract/bridge.ts";
 
 /** One request the EA sent: its path and parsed JSON body. */
 export interface Received {
   path: string;
   body: Record<string, unknown>;
+  /** When it arrived, unix ms. */
+  at: number;
 }
 
 /** An execution report as the slave EA sends it (the fields the tests read). */
@@ -29,6 +31,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class FakeBridge {
   config: SlaveConfig = { riskEnabled: false, maxSpreadPts: null, maxDeviationPts: null, maxLotSize: null, maxPositions: null, maxDrawdownPct: null, profile: null, closeOnly: false };
+  /** `network` of heartbeat replies (master and slave); undefined: not sent. */
+  network: EaNetwork | undefined = undefined;
+  /** Answer this many of the next heartbeats (master or slave) with 500 (retries count down too). */
+  failHeartbeats = 0;
   /** Every request, in arrival order. */
   readonly received: Received[] = [];
   private queue: SlaveOrder[] = [];
@@ -99,20 +105,25 @@ export class FakeBridge {
       body = { unparseable: Buffer.concat(chunks).toString("utf8") };
     }
     const path = req.url ?? "";
-    this.received.push({ path, body });
+    this.received.push({ path, body, at: Date.now() });
     const send = (status: number, json: unknown): void => {
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(json));
     };
     const now = Math.floor(Date.now() / 1000);
     if (path.startsWith("/v1/master/signal/")) return send(200, { ok: true, signalId: randomUUID(), duplicate: false });
+    if (path.endsWith("/heartbeat") && this.failHeartbeats > 0) {
+      this.failHeartbeats--;
+      return send(500, { error: "Internal server error", code: "internal" });
+    }
+    const network = this.network ? { network: this.network } : {};
     switch (path) {
       case "/v1/master/heartbeat":
-        return send(200, { ok: true, accountId: "master-1", serverTime: now });
+        return send(200, { ok: true, accountId: "master-1", serverTime: now, ...network });
       case "/v1/master/snapshot":
         return send(200, { ok: true, accountId: "master-1", receivedAt: now, ignored: false });
       case "/v1/slave/heartbeat":
-        return send(200, { ok: true, accountId: "acc-1", serverTime: now, copyPaused: false, status: "active", pendingOrders: this.queue.length, config: this.config });
+        return send(200, { ok: true, accountId: "acc-1", serverTime: now, copyPaused: false, status: "active", pendingOrders: this.queue.length, config: this.config, ...network });
       case "/v1/slave/snapshot":
         return send(200, { ok: true, accountId: "acc-1", receivedAt: now, ignored: false });
       case "/v1/slave/symbols":

@@ -212,6 +212,8 @@ export class MasterBook {
       },
       risk: { atr: f(e.spec.stepPts * 20 * e.spec.point), slDistancePts: e.sl ? Math.round(Math.abs(e.price - e.sl) / e.spec.point) : 0 },
       idempotencyKey: `${login}-${e.ticket}-${type.toLowerCase()}-${seq}`,
+      // When the master saw the event, by its clock (docs/bridge-protocol.md "Latency timestamps").
+      eventAtMs: Math.round(this.now()),
     };
   }
 }

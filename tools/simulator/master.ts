@@ -10,6 +10,7 @@ import { saveMasterState } from "./master-state.ts";
 import type { PriceFeed } from "./price-feed.ts";
 import type { Rng } from "./random.ts";
 import type { SimStats } from "./stats.ts";
+import { NetworkSettings } from "./network.ts";
 import { marginUsd } from "./symbols.ts";
 import { marginFields, masterSnapshotBody, SNAPSHOT_EVERY_MS } from "./terminal-report.ts";
 import { debouncedSaver, describeError, sleep, type Logger } from "./util.ts";
@@ -43,6 +44,8 @@ export interface MasterEaOptions {
 type Delivery = { ok: true; body: SignalAccepted } | { ok: false; status: number; body: unknown };
 
 export class MasterEa {
+  /** The request timeout and retries of the latest heartbeat answer (docs/bridge-protocol.md §4.1). */
+  readonly network = new NetworkSettings();
   private readonly abort = new AbortController();
   private queue: Promise<void> = Promise.resolve();
   private loops: Promise<void>[] = [];
@@ -91,13 +94,16 @@ export class MasterEa {
     const leverage = this.o.leverage ?? 100;
     const equity = book.equity();
     const margin = book.positions().reduce((sum, e) => sum + marginUsd(e.spec, e.centiLots / 100, e.price, leverage), 0);
-    await this.o.client.masterHeartbeat({
+    const res = await this.o.client.masterHeartbeat({
       ...book.account,
       balance: book.balance.toFixed(2),
       equity: equity.toFixed(2),
       currency: this.o.currency,
       ...marginFields(equity, margin, leverage),
+      sentAtMs: Date.now(),
     });
+    const changed = this.network.apply(res.network);
+    if (changed) this.o.log.event("master", changed);
     this.o.stats.heartbeats++;
   }
 

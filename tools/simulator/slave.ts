@@ -17,6 +17,7 @@ import { describeOrder, describeReport } from "./describe.ts";
 import type { PollChannel } from "./poll-channel.ts";
 import { saveBookState } from "./book-state.ts";
 import { valuation } from "./book-types.ts";
+import { NetworkSettings } from "./network.ts";
 import { resolveSymbol } from "./symbols.ts";
 import { marginFields, SIM_COPY_MAGIC, slaveSnapshotBody, SNAPSHOT_EVERY_MS, symbolSpecBody } from "./terminal-report.ts";
 
@@ -55,6 +56,8 @@ type Task = { kind: "order"; order: SlaveOrder } | { kind: "report"; report: Rep
 
 export class SlaveEa {
   private config: SlaveConfig | null = null;
+  /** The request timeout and retries of the latest heartbeat answer (docs/bridge-protocol.md §4.1). */
+  readonly network = new NetworkSettings();
   private readonly abort = new AbortController();
   private readonly tasks: Task[] = [];
   private readonly inQueue = new Set<string>();
@@ -128,10 +131,13 @@ export class SlaveEa {
       equity: equity.toFixed(2),
       currency: this.o.currency,
       status: "active",
+      sentAtMs: Date.now(),
       copyMagic: SIM_COPY_MAGIC,
       ...marginFields(equity, valuation(book.positions(), this.o.feed, leverage).margin, leverage),
     });
     this.setConfig(res.config);
+    const changed = this.network.apply(res.network);
+    if (changed) this.o.log.event(this.o.name, changed);
     this.o.stats.heartbeats++;
     return res;
   }
@@ -276,7 +282,7 @@ export class SlaveEa {
     }
     for (let attempt = 1; attempt <= 6; attempt++) {
       try {
-        const res = await client.report({ ...this.selector(), ...report });
+        const res = await client.report({ ...this.selector(), ...report, ...latencyStamps(report) });
         if (!res.duplicate) stats.countReport(report.status);
         // Only first deliveries: a redelivered order's age says nothing about execution speed.
         if (origin && !redelivery && origin.deliveryCount === 1) stats.orderLatency.add(Date.now() - origin.createdAtMs);
@@ -299,4 +305,13 @@ export class SlaveEa {
   private selector(): { accountId?: string } {
     return this.o.accountId ? { accountId: this.o.accountId } : {};
   }
+}
+
+/**
+ * The report's latency timestamps (docs/bridge-protocol.md "Latency timestamps"): `sentAtMs` now,
+ * and for an executed order `executedAtMs` = its fill (a pending order: placement) time, ms.
+ */
+function latencyStamps(report: Report): { sentAtMs: number; executedAtMs?: number } {
+  const executed = report.status !== "rejected" && report.status !== "error";
+  return { sentAtMs: Date.now(), ...(executed && report.fillTime != null ? { executedAtMs: Math.round(report.fillTime * 1000) } : {}) };
 }

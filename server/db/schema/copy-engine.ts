@@ -72,6 +72,8 @@ export const signalEvents = pgTable(
     masterTs: ts("master_ts").notNull(),
     /** When the bridge accepted it: start of latency measurement. */
     receivedAt: ts("received_at").notNull().defaultNow(),
+    /** Hop terminal → bridge, ms: master's event time (clock-corrected) → received_at; null when the EA sent no eventAtMs. */
+    terminalToBridgeMs: integer("terminal_to_bridge_ms"),
   },
   (t) => [index("signal_events_signal_idx").on(t.signalId), index("signal_events_tenant_idx").on(t.tenantId, t.receivedAt)],
 );
@@ -118,6 +120,10 @@ export const executions = pgTable(
     fillTime: ts("fill_time"),
     point: numeric("point"),
     latencyMs: integer("latency_ms"),
+    /** Latency hops of this order, ms, clamped at 0 (docs/bridge-protocol.md "Latency timestamps"); null = not measured. */
+    terminalToBridgeMs: integer("terminal_to_bridge_ms"),
+    bridgeToSlaveMs: integer("bridge_to_slave_ms"),
+    slaveExecutionMs: integer("slave_execution_ms"),
     slippagePts: numeric("slippage_pts"),
     profit: numeric("profit"),
     errorCode: integer("error_code"),

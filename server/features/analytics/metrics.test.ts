@@ -9,7 +9,7 @@ const trade = (accountId: string, h: number, pnl: string, closed: number, wins: 
 describe("buildPerformanceStats", () => {
   it("is empty for an empty range", () => {
     expect(buildPerformanceStats([], [])).toEqual([]);
-    expect(summarizePerformance([], [])).toEqual({ totalAccounts: 0, avgPnl: 0, avgWinRate: 0 });
+    expect(summarizePerformance([], [])).toEqual({ totalAccounts: 0, tradedAccounts: 0, avgPnl: null, avgWinRate: null });
   });
 
   it("handles a single trade", () => {
@@ -18,7 +18,7 @@ describe("buildPerformanceStats", () => {
       [0, 0, 0],
       [50, 100, 0],
     ]);
-    expect(summarizePerformance(["a"], [trade("a", 2, "50.00", 1, 1)])).toEqual({ totalAccounts: 1, avgPnl: 50, avgWinRate: 100 });
+    expect(summarizePerformance(["a"], [trade("a", 2, "50.00", 1, 1)])).toEqual({ totalAccounts: 1, tradedAccounts: 1, avgPnl: 50, avgWinRate: 100 });
   });
 
   it("accumulates pnl and win rate and keeps the largest drawdown", () => {
@@ -45,9 +45,16 @@ describe("buildPerformanceStats", () => {
     ]);
   });
 
-  it("averages pnl over all accounts and win rate over accounts that traded", () => {
-    const trades = [trade("a", 1, "30", 4, 3), trade("b", 1, "-10", 2, 0)];
-    expect(summarizePerformance(["a", "b", "c"], trades)).toEqual({ totalAccounts: 3, avgPnl: 6.67, avgWinRate: 37.5 });
+  // Issue 16: Avg P&L once divided by every account and Win Rate only by those that traded, so
+  // the two cards described different populations. Both now average the accounts with trades.
+  it.each([
+    { name: "one idle account among three", ids: ["a", "b", "c"], trades: [trade("a", 1, "30", 4, 3), trade("b", 1, "-10", 2, 0)], want: { totalAccounts: 3, tradedAccounts: 2, avgPnl: 10, avgWinRate: 37.5 } },
+    { name: "only one of three traded", ids: ["a", "b", "c"], trades: [trade("b", 2, "-9", 3, 1)], want: { totalAccounts: 3, tradedAccounts: 1, avgPnl: -9, avgWinRate: 33.3 } },
+    { name: "trades summed over buckets", ids: ["a", "b"], trades: [trade("a", 1, "10", 1, 1), trade("a", 2, "5", 1, 0), trade("b", 1, "-1", 1, 0)], want: { totalAccounts: 2, tradedAccounts: 2, avgPnl: 7, avgWinRate: 25 } },
+    { name: "a trade of an account not considered is ignored", ids: ["a"], trades: [trade("z", 1, "100", 1, 1)], want: { totalAccounts: 1, tradedAccounts: 0, avgPnl: null, avgWinRate: null } },
+    { name: "accounts but no trades", ids: ["a", "b"], trades: [], want: { totalAccounts: 2, tradedAccounts: 0, avgPnl: null, avgWinRate: null } },
+  ])("averages P&L and win rate over the same accounts: $name", ({ ids, trades, want }) => {
+    expect(summarizePerformance(ids, trades)).toEqual(want);
   });
 });
 

@@ -8,8 +8,10 @@
  *   percent of the peak. Exact at heartbeat resolution: each sample row keeps the largest fall
  *   from its own high in heartbeat order, and the query combines it with the fall of the row's
  *   low below the highest equity of all earlier rows (queries.ts); here only the running max.
- * Summary: totalAccounts = accounts considered; avgPnl = mean of their range pnl; avgWinRate =
- * mean win rate of the accounts with at least one closed trade (0 when none).
+ * Summary (issue 16 "Truthful metrics"): totalAccounts = accounts considered; avgPnl and
+ * avgWinRate average over the SAME accounts, those with at least one closed trade in the range
+ * (tradedAccounts), so the two cards describe one population; both null when no account traded
+ * (an account without trades has no P&L or win rate to average, not a zero one).
  */
 import Big from "big.js";
 import type { PerformanceResponse, PerformanceStat } from "#contract";
@@ -95,7 +97,10 @@ export function buildPerformanceStats(samples: BucketSample[], trades: BucketTra
   return out.sort((a, b) => cmp(a.asofDate, b.asofDate) || cmp(a.accountId, b.accountId));
 }
 
-/** Range totals per account and the §3 summary. */
+/**
+ * Range totals per account and the §3 summary: avgPnl (account currency, 0.01) and avgWinRate
+ * (percent, 0.1) over the accounts with closed trades in the range, null when there are none.
+ */
 export function summarizePerformance(accountIds: string[], trades: BucketTrades[]): PerformanceResponse["summary"] {
   const tradesBy = groupBy(trades);
   const per = accountIds.map((id) => {
@@ -108,7 +113,8 @@ export function summarizePerformance(accountIds: string[], trades: BucketTrades[
     return t;
   });
   const traded = per.filter((t) => t.closed > 0);
-  const avgPnl = per.length === 0 ? 0 : round(per.reduce((s, t) => s.plus(t.pnl), new Big(0)).div(per.length), 2);
-  const avgWinRate = traded.length === 0 ? 0 : round(traded.reduce((s, t) => s.plus(winRate(t)), new Big(0)).div(traded.length), 1);
-  return { totalAccounts: accountIds.length, avgPnl, avgWinRate };
+  if (traded.length === 0) return { totalAccounts: accountIds.length, tradedAccounts: 0, avgPnl: null, avgWinRate: null };
+  const avgPnl = round(traded.reduce((s, t) => s.plus(t.pnl), new Big(0)).div(traded.length), 2);
+  const avgWinRate = round(traded.reduce((s, t) => s.plus(winRate(t)), new Big(0)).div(traded.length), 1);
+  return { totalAccounts: accountIds.length, tradedAccounts: traded.length, avgPnl, avgWinRate };
 }

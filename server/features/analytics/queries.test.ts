@@ -47,6 +47,6 @@ describe.each(databaseKinds())("analytics performance query on %s", (kind) => {
       { accountId: slaveId, asofDate: "2026-11-20T00:00:00.000Z", equity: "10050.00", balance: "10010.00", pnl: 0, winRate: 0, maxDrawdown: 5 },
       { accountId: slaveId, asofDate: "2026-11-20T06:00:00.000Z", equity: "10300.00", balance: "10020.00", pnl: 0, winRate: 0, maxDrawdown: 5 },
     ]);
-    expect(summary).toEqual({ totalAccounts: 1, avgPnl: 0, avgWinRate: 0 });
+    expect(summary).toEqual({ totalAccounts: 1, tradedAccounts: 0, avgPnl: null, avgWinRate: null });
   });
 });

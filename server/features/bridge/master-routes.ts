@@ -6,13 +6,14 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { CONFIRM_HEADER, masterHeartbeatSchema, signalEventSchema, snapshotSchema, type HeartbeatResponse, type SignalEventType, type SnapshotResponse } from "#contract";
+import { CONFIRM_HEADER, masterHeartbeatSchema, signalEventSchema, snapshotSchema, type HeartbeatResponse, type SignalEvent, type SignalEventType, type SnapshotResponse } from "#contract";
 import type { AppContext } from "../../http/context.ts";
 import { invalidField } from "../../http/errors.ts";
 import { publishEffects } from "../copy-engine/effects.ts";
 import { assertPreviewConfirmed } from "../copy-engine/preview.ts";
 import { processSignalEvent } from "../copy-engine/process-signal.ts";
 import { apiKeyAuthOf } from "./auth.ts";
+import { findEaNetwork } from "../settings/queries.ts";
 import { recordHeartbeat } from "./heartbeat.ts";
 import { abandonIdempotent, beginIdempotent, requestHash } from "./idempotency.ts";
 import { saveSnapshot } from "../accounts/snapshots.ts";
@@ -20,6 +21,17 @@ import { assertSnapshotEntries } from "../sync/snapshot-validation.ts";
 import { onMasterSnapshot } from "../sync/service.ts";
 import { assertMasterLogin, assertSelectsMaster, resolveMasterAccount } from "./terminal-account.ts";
 import { findTenantPause } from "./tenant-pause.ts";
+import { clockOffsets } from "./clock-offsets.ts";
+import { hopMs, toServerClockMs } from "../copy-engine/domain/index.ts";
+
+/**
+ * Hop terminal → bridge of a master event, ms: its `eventAtMs` on the server's clock (the master's
+ * offset estimate, this request's `sentAtMs` included) → received; null without `eventAtMs`.
+ */
+function terminalToBridgeMs(masterId: string, event: SignalEvent, receivedAt: Date): number | null {
+  const offset = clockOffsets.observe(masterId, event.sentAtMs, receivedAt.getTime());
+  return hopMs(toServerClockMs(event.eventAtMs, offset), receivedAt.getTime());
+}
 
 const SIGNAL_ROUTES: [string, SignalEventType][] = [
   ["/master/signal/open", "OPEN"],
@@ -35,22 +47,25 @@ export function registerMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   api.post(
     "/master/heartbeat",
-    { schema: { body: masterHeartbeatSchema }, config: { bridge: { scope: "MASTER", replay: "cache" } } },
+    { schema: { description: "The master EA's sign of life with balance and equity; checks the MetaTrader login.", tags: ["Bridge: master"], body: masterHeartbeatSchema }, config: { bridge: { scope: "MASTER", replay: "cache" } } },
     async (request) => {
+      const receivedAtMs = Date.now();
       const auth = apiKeyAuthOf(request);
       const master = assertMasterLogin(await resolveMasterAccount(ctx.db, auth), request.body.login);
+      clockOffsets.observe(master.id, request.body.sentAtMs, receivedAtMs);
       const account = await recordHeartbeat(ctx, master, request.body);
       const body: HeartbeatResponse = {
         ok: true,
         accountId: account.id,
         serverTime: Math.floor(Date.now() / 1000),
         copyPaused: await findTenantPause(ctx.db, auth.tenantId),
+        network: await findEaNetwork(ctx.db, auth.tenantId),
       };
       return body;
     },
   );
 
-  api.post("/master/snapshot", { schema: { body: snapshotSchema }, config: { bridge: { scope: "MASTER", replay: "cache" } } }, async (request) => {
+  api.post("/master/snapshot", { schema: { description: "The master EA's full list of positions and orders, reconciled against the slaves.", tags: ["Bridge: master"], body: snapshotSchema }, config: { bridge: { scope: "MASTER", replay: "cache" } } }, async (request) => {
     const receivedAt = new Date();
     const auth = apiKeyAuthOf(request);
     const master = await resolveMasterAccount(ctx.db, auth);
@@ -65,7 +80,7 @@ export function registerMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
   });
 
   for (const [path, type] of SIGNAL_ROUTES) {
-    api.post(path, { schema: { body: signalEventSchema }, config: { bridge: { scope: "MASTER", replay: "idempotency" } } }, async (request, reply) => {
+    api.post(path, { schema: { description: `A master ${type} event, turned into slave orders; idempotent by idempotencyKey.`, tags: ["Bridge: master"], body: signalEventSchema }, config: { bridge: { scope: "MASTER", replay: "idempotency" } } }, async (request, reply) => {
       const receivedAt = new Date();
       const auth = apiKeyAuthOf(request);
       const event = request.body;
@@ -94,6 +109,7 @@ export function registerMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
           master,
           event,
           receivedAt,
+          terminalToBridgeMs: terminalToBridgeMs(master.id, event, receivedAt),
           // The marker begun above: the copy engine completes it in the same write as the work.
           idempotency: { tenantId: auth.tenantId, key },
         });

@@ -28,6 +28,7 @@ import { publishEffects } from "../copy-engine/effects.ts";
 import { orderSource, pollOrders, type OrderSource } from "../copy-engine/delivery/slave-delivery.ts";
 import { findRiskLimit } from "../risk/queries.ts";
 import { toSlaveConfig } from "../risk/slave-config.ts";
+import { findEaNetwork } from "../settings/queries.ts";
 import { apiKeyAuthOf } from "./auth.ts";
 import { saveSnapshot } from "../accounts/snapshots.ts";
 import { assertSnapshotEntries } from "../sync/snapshot-validation.ts";
@@ -35,6 +36,7 @@ import { onSlaveSnapshot } from "../sync/service.ts";
 import { loadSymbolSpecs } from "../sync/store.ts";
 import { upsertSymbolSpecs } from "../accounts/symbol-specs.ts";
 import { recordHeartbeat, recordPollSignOfLife } from "./heartbeat.ts";
+import { clockOffsets } from "./clock-offsets.ts";
 import { resolveSlaveAccount } from "./terminal-account.ts";
 import { findTenantPause } from "./tenant-pause.ts";
 
@@ -57,17 +59,20 @@ async function findRiskLimitRaw(db: Db, tenantId: string, accountId: string) {
 export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.post("/slave/heartbeat", { schema: { body: slaveHeartbeatSchema }, config: slaveRoute }, async (request) => {
+  api.post("/slave/heartbeat", { schema: { description: "The slave EA's sign of life with balance, equity, margin and broker time.", tags: ["Bridge: slave"], body: slaveHeartbeatSchema }, config: slaveRoute }, async (request) => {
+    const receivedAtMs = Date.now();
     const auth = apiKeyAuthOf(request);
     const slave = await resolveSlaveAccount(ctx.db, auth, request.body);
+    clockOffsets.observe(slave.id, request.body.sentAtMs, receivedAtMs);
     const account = await recordHeartbeat(ctx, slave, request.body);
-    const [limit, paused, [pending]] = await Promise.all([
+    const [limit, paused, [pending], network] = await Promise.all([
       findRiskLimit(ctx.db, auth.tenantId, slave.id),
       findTenantPause(ctx.db, auth.tenantId),
       ctx.db
         .select({ n: count() })
         .from(executions)
         .where(ofTenant(executions, auth.tenantId, and(eq(executions.slaveAccountId, slave.id), eq(executions.status, "pending")))),
+      findEaNetwork(ctx.db, auth.tenantId),
     ]);
     const body: SlaveHeartbeatResponse = {
       ok: true,
@@ -78,11 +83,12 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
       pendingOrders: pending?.n ?? 0,
       // closeOnly as this heartbeat left it (protection may have just tripped or cleared it).
       config: toSlaveConfig({ settings: slave.settings, closeOnlyCode: account.closeOnly?.code ?? null }, limit),
+      network,
     };
     return body;
   });
 
-  api.post("/slave/orders/poll", { schema: { body: slavePollSchema }, config: slaveRoute }, async (request, reply) => {
+  api.post("/slave/orders/poll", { schema: { description: "Long-poll for the slave's pending orders (the primary delivery channel).", tags: ["Bridge: slave"], body: slavePollSchema }, config: slaveRoute }, async (request, reply) => {
     const auth = apiKeyAuthOf(request);
     const slave = await resolveSlaveAccount(ctx.db, auth, request.body);
     // The sign of life runs beside the risk-limit read: no extra wait on the poll's path.
@@ -98,15 +104,17 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
     return body;
   });
 
-  api.post("/slave/execution/report", { schema: { body: executionReportSchema }, config: reportRoute }, async (request) => {
+  api.post("/slave/execution/report", { schema: { description: "Reports the outcome of one order (filled, partial, rejected …); idempotent by outcome.", tags: ["Bridge: slave"], body: executionReportSchema }, config: reportRoute }, async (request) => {
+    const receivedAtMs = Date.now();
     const auth = apiKeyAuthOf(request);
     const slave = await resolveSlaveAccount(ctx.db, auth, request.body);
-    const { body, effects } = await applyReport(ctx, slave, request.body, { signature: request.verifiedKey?.signature ?? null });
+    const clockOffsetMs = clockOffsets.observe(slave.id, request.body.sentAtMs, receivedAtMs);
+    const { body, effects } = await applyReport(ctx, slave, request.body, { signature: request.verifiedKey?.signature ?? null, clockOffsetMs });
     publishEffects(ctx, auth.tenantId, effects);
     return body;
   });
 
-  api.post("/slave/symbols", { schema: { body: slaveSymbolsSchema }, config: slaveRoute }, async (request) => {
+  api.post("/slave/symbols", { schema: { description: "The slave's symbol specifications (volume step, min, max), used to size copies.", tags: ["Bridge: slave"], body: slaveSymbolsSchema }, config: slaveRoute }, async (request) => {
     const auth = apiKeyAuthOf(request);
     const slave = await resolveSlaveAccount(ctx.db, auth, request.body);
     const stored = await upsertSymbolSpecs(ctx.db, auth.tenantId, slave.id, request.body.symbols);
@@ -114,7 +122,7 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
     return body;
   });
 
-  api.post("/slave/snapshot", { schema: { body: snapshotSchema }, config: slaveRoute }, async (request) => {
+  api.post("/slave/snapshot", { schema: { description: "The slave EA's full list of positions and orders, reconciled against the master.", tags: ["Bridge: slave"], body: snapshotSchema }, config: slaveRoute }, async (request) => {
     const receivedAt = new Date();
     const auth = apiKeyAuthOf(request);
     const slave = await resolveSlaveAccount(ctx.db, auth, request.body);

@@ -19,7 +19,7 @@ const querySchema = z.object({ accountId: z.uuid().optional(), accountNumber: z.
 export function registerSlaveStream(app: FastifyInstance, ctx: AppContext): void {
   app.get(
     "/slave/stream",
-    { websocket: true, schema: { querystring: querySchema }, config: { bridge: { scope: "SLAVE", replay: "cache" } } },
+    { websocket: true, schema: { description: "WebSocket push of the slave's orders (the secondary delivery channel), signed like a GET.", tags: ["Bridge: slave"], querystring: querySchema }, config: { bridge: { scope: "SLAVE", replay: "cache" } } },
     (socket: WebSocket, request) => {
       const auth = apiKeyAuthOf(request);
       const query = request.query as z.infer<typeof querySchema>;

@@ -1,8 +1,10 @@
 /**
  * A slave EA's execution report (docs/bridge-protocol.md §6.3): updates the order, records latency
- * (ms from the master event reaching the bridge) and slippage (points, positive = better for the
- * trader), keeps the master-ticket ↔ slave-ticket link, ends signals whose master close is now
- * applied everywhere. Repeats (docs/bridge-protocol.md §6.3):
+ * (ms from the master event reaching the bridge to the report; a pending order's ends at its
+ * `placed` report, never its trigger), the latency hops (docs/bridge-protocol.md "Latency
+ * timestamps") and slippage (points, positive = better for the trader), keeps the master-ticket ↔
+ * slave-ticket link, ends signals whose master close is now applied everywhere. Repeats
+ * (docs/bridge-protocol.md §6.3):
  * - the same signed request again (same x-ts and signature, e.g. a retry after a lost answer) gets
  *   the report's first answer (`duplicate: false` when it was the report that applied it);
  * - the same outcome reported again (same status and outcome fields, any nonce) answers
@@ -29,7 +31,7 @@ import { conflict, notFound } from "../../http/errors.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
 import { writeAuditLog } from "../audit/write-audit-log.ts";
 import type { ExecutionRow } from "../signals/mappers.ts";
-import { closeAllLinks, linkAfterReport, opposite, slippagePoints, type LinkChange } from "./domain/index.ts";
+import { closeAllLinks, linkAfterReport, opposite, reportMeasuresLatency, slaveOrderHops, slippagePoints, toServerClockMs, type LinkChange } from "./domain/index.ts";
 import { emptyEffects, type CopyEffects } from "./effects.ts";
 import { isSuspectFill } from "./fill-band.ts";
 import { endSignals, loadEndedSignals } from "./store/completion-store.ts";
@@ -62,14 +64,15 @@ export function reportOutcomeHash(r: Pick<Report, "status" | "slaveTicket" | "re
 
 /**
  * Applies one report. `signature`: the signed request's signature (its retry gets this answer
- * again). Errors: 404 not this account's order; 409 `conflict` when it contradicts the reported
- * outcome.
+ * again). `clockOffsetMs`: the slave terminal's clock offset (bridge/clock-offsets.ts) turning the
+ * report's `executedAtMs` into server time for the latency hops. Errors: 404 not this account's
+ * order; 409 `conflict` when it contradicts the reported outcome.
  */
 export async function applyReport(
   ctx: AppContext,
   account: AccountRow,
   report: Report,
-  opts: { signature: string | null },
+  opts: { signature: string | null; clockOffsetMs?: number | null },
   now = new Date(),
 ): Promise<{ body: ExecutionReportResponse; effects: CopyEffects }> {
   const tenantId = account.tenantId;
@@ -103,6 +106,8 @@ export async function applyReport(
     // Decide: the order's outcome and the copy's link.
     const fillTime = report.fillTime ? new Date(report.fillTime * 1000) : isSuccess(report.status) ? now : null;
     const start = exec.receivedAt ?? current.createdAt;
+    // A pending order's latency ends when it was placed: its trigger (`filled` after `placed`) keeps it.
+    const measures = reportMeasuresLatency(current.status, report.status);
     const outcome: ReportedOutcome = {
       status: report.status,
       slaveTicket: report.slaveTicket ?? current.slaveTicket,
@@ -112,7 +117,15 @@ export async function applyReport(
       profit: report.profit ?? current.profit,
       errorCode: report.errorCode ?? null,
       errorMessage: report.errorMessage ?? (isSuccess(report.status) ? null : current.errorMessage),
-      latencyMs: Math.max(0, now.getTime() - start.getTime()),
+      latencyMs: measures ? Math.max(0, now.getTime() - start.getTime()) : current.latencyMs,
+      ...(measures
+        ? slaveOrderHops({
+            terminalToBridgeMs: exec.terminalToBridgeMs,
+            receivedAtMs: exec.receivedAt?.getTime() ?? null,
+            deliveredAtMs: current.deliveredAt?.getTime() ?? null,
+            executedAtServerMs: toServerClockMs(report.executedAtMs, opts.clockOffsetMs),
+          })
+        : { terminalToBridgeMs: current.terminalToBridgeMs, bridgeToSlaveMs: current.bridgeToSlaveMs, slaveExecutionMs: current.slaveExecutionMs }),
       slippagePts: slippageOf(current, report),
       reportedAt: now,
       reportHash: hash,

@@ -19,6 +19,8 @@ export interface SignalEventInput {
   event: SignalEvent;
   /** When the bridge accepted the request: start of latency measurement. */
   receivedAt: Date;
+  /** Hop terminal → bridge of this event, ms (bridge/clock-offsets.ts); null/absent when not measured. */
+  terminalToBridgeMs?: number | null;
   copyPaused: boolean;
   /** Id of the event row (generated before the handler runs: its orders and audits refer to it). */
   eventId: string;

@@ -78,6 +78,7 @@ async function applySignalEvent(tx: Db, input: SignalEventRequest, batch: Signal
     signalId: plan.signal.id,
     event,
     receivedAt,
+    terminalToBridgeMs: input.terminalToBridgeMs ?? null,
     executions: plan.executions,
     audits: plan.audits,
     idempotency: { ...input.idempotency, status: SIGNAL_ACCEPTED_STATUS, body },

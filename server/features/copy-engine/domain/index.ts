@@ -14,6 +14,7 @@ export { planFollow, type FollowOrder, type FollowPlan } from "./plan-follow.ts"
 export { linkAfterReport, closeAllLinks, type CopyLink, type LinkOrder, type LinkReport, type LinkChange, type CloseAllPlan } from "./copy-state.ts";
 export { isSignalComplete, signalEnd, CONFIRM_TIMEOUT_MS, type CompletionFacts, type EndingFacts, type SignalEnd } from "./completion.ts";
 export { slippagePoints, opposite } from "./slippage.ts";
+export { estimateClockOffsetMs, toServerClockMs, hopMs, totalHopsMs, slaveOrderHops, reportMeasuresLatency, type OffsetSample, type LatencyHops } from "./latency-hops.ts";
 export { copyComment, parseCopyComment } from "./copy-comment.ts";
 export { nettingEvents, splitCloseFifo, nettingOrderToTarget, type NetPosition, type NettingEvent, type Leg, type LegClose } from "./netting.ts";
 export {

@@ -33,6 +33,8 @@ export interface EventRecord {
   signalId: string;
   event: SignalEvent;
   receivedAt: Date;
+  /** Hop terminal → bridge, ms (clock-corrected, clamped at 0); null/absent when the EA sent no event time. */
+  terminalToBridgeMs?: number | null;
   /** Slave orders (`pending`), rejected and skipped copies, in the order they are listed. */
   executions: NewExecution[];
   /** At least one entry (the master's event itself). */
@@ -57,6 +59,7 @@ export async function recordEvent(tx: Db, r: EventRecord): Promise<ExecutionRow[
     payload: r.event,
     masterTs: new Date(r.event.ts * 1000),
     receivedAt: r.receivedAt,
+    terminalToBridgeMs: r.terminalToBridgeMs ?? null,
   };
   const audit = tx.$with("audit").as(auditLogsInsert(tx, r.audits).returning({ id: auditLogs.id }));
   const done = tx.$with("idempotency").as(completeIdempotencyQuery(tx, r.idempotency));

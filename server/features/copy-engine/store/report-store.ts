@@ -20,11 +20,15 @@ const execRow = tableRow(executions);
 // Hot path (one report per delivered order): fixed statements, no query building per call.
 const orderForReport = rawStatement(
   "report_load_order",
-  `select ${tableColumns(executions, "e")}, ev.received_at as "receivedAt"
+  `select ${tableColumns(executions, "e")}, ev.received_at as "receivedAt", ev.terminal_to_bridge_ms as "terminalToBridgeMs"
    from executions e left join signal_events ev on ev.id = e.event_id
    where e.tenant_id = $1 and e.id = $2 and e.slave_account_id = $3
    limit 1 for update of e`,
-  (r) => ({ row: execRow(r), receivedAt: r.receivedAt == null ? null : new Date(r.receivedAt as string | Date) }),
+  (r) => ({
+    row: execRow(r),
+    receivedAt: r.receivedAt == null ? null : new Date(r.receivedAt as string | Date),
+    terminalToBridgeMs: r.terminalToBridgeMs == null ? null : Number(r.terminalToBridgeMs),
+  }),
 );
 const signalReportLock = rawStatement("report_signal_lock", "select pg_advisory_xact_lock(hashtextextended($1::text, 1))");
 const copyLink = rawStatement(
@@ -43,8 +47,16 @@ const copyLink = rawStatement(
   }),
 );
 
-/** The slave's order `orderId` (row lock) and when its master event reached the bridge; null = not this account's. */
-export async function loadReportOrder(tx: Db, tenantId: string, accountId: string, orderId: string): Promise<{ row: ExecutionRow; receivedAt: Date | null } | null> {
+/**
+ * The slave's order `orderId` (row lock), when its master event reached the bridge and that event's
+ * hop terminal → bridge (ms, null when not measured); null = not this account's.
+ */
+export async function loadReportOrder(
+  tx: Db,
+  tenantId: string,
+  accountId: string,
+  orderId: string,
+): Promise<{ row: ExecutionRow; receivedAt: Date | null; terminalToBridgeMs: number | null } | null> {
   const [exec] = await runRaw(tx, orderForReport, [tenantId, orderId, accountId]);
   return exec ?? null;
 }
@@ -80,6 +92,9 @@ export type ReportedOutcome = Required<
     | "errorCode"
     | "errorMessage"
     | "latencyMs"
+    | "terminalToBridgeMs"
+    | "bridgeToSlaveMs"
+    | "slaveExecutionMs"
     | "slippagePts"
     | "reportedAt"
     | "reportHash"
@@ -93,7 +108,8 @@ const writeOutcome = rawStatement(
   `update executions set status = $3, slave_ticket = $4, fill_price = $5::numeric, fill_time = $6::timestamptz,
      point = $7::numeric, profit = $8::numeric, error_code = $9::int, error_message = $10, latency_ms = $11::int,
      slippage_pts = $12::numeric, reported_at = $13::timestamptz, report_hash = $14, report_signature = $15,
-     lease_until = $16::timestamptz
+     lease_until = $16::timestamptz, terminal_to_bridge_ms = $17::int, bridge_to_slave_ms = $18::int,
+     slave_execution_ms = $19::int
    where tenant_id = $1 and id = $2
    returning ${tableColumns(executions)}`,
   execRow,
@@ -125,6 +141,9 @@ export async function writeReport(tx: Db, exec: ExecutionRow, outcome: ReportedO
     o.reportHash,
     o.reportSignature,
     iso(o.leaseUntil),
+    o.terminalToBridgeMs,
+    o.bridgeToSlaveMs,
+    o.slaveExecutionMs,
   ]);
   if (!updated) throw new Error("execution update returned nothing");
   const next = change.next;

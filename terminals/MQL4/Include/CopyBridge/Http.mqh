@@ -181,8 +181,29 @@ public:
      }
    //--- scheme://host[:port] of the server URL
    string            Origin(void) const { return(m_origin); }
-   //--- number of attempts Post makes (1..10, default 3)
-   void              SetMaxAttempts(const int n) { m_maxAttempts=(int)MathMax(1,MathMin(10,n)); }
+   //--- number of attempts Post makes (1..11, default 3)
+   void              SetMaxAttempts(const int n) { m_maxAttempts=(int)MathMax(1,MathMin(11,n)); }
+   //--- WebRequest timeout of one attempt of Post, ms
+   int               TimeoutMs(void) const { return(m_timeoutMs); }
+   //--- attempts Post makes (1 + retries)
+   int               MaxAttempts(void) const { return(m_maxAttempts); }
+   //--- takes the organisation's network settings of a heartbeat answer (docs/bridge-protocol.md
+   //--- §4.1 "network"): network.timeoutMs per attempt (1000..60000 ms) and network.retryAttempts
+   //--- after the first attempt (0..10). Absent: unchanged (the EA's input until the bridge says).
+   //--- Logs and returns true when something changed.
+   bool              ApplyNetwork(CbJson &j)
+     {
+      if(j.Type("network")!=CB_JSON_OBJECT)
+         return(false);
+      int timeoutMs=(int)MathMax(1000,MathMin(60000,j.Int("network.timeoutMs",m_timeoutMs)));
+      int attempts=(int)MathMax(1,MathMin(11,j.Int("network.retryAttempts",m_maxAttempts-1)+1));
+      if(timeoutMs==m_timeoutMs && attempts==m_maxAttempts)
+         return(false);
+      m_timeoutMs=timeoutMs;
+      m_maxAttempts=attempts;
+      CbLogInfo("network settings from the bridge: timeout "+IntegerToString(timeoutMs)+" ms, "+IntegerToString(attempts-1)+" retries");
+      return(true);
+     }
    //--- true after an error no retry can fix (bad key/secret, wrong terminal): stop the EA
    bool              Fatal(void) const { return(m_fatal); }
    //--- text of the last failure ("" after a success)

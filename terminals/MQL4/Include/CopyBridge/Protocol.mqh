@@ -15,6 +15,22 @@
 #include "Json.mqh"
 
 int g_cbNonceSeq=0;
+long g_cbClockBaseMs=0;
+ulong g_cbClockBaseUs=0;
+
+//--- this terminal's clock in unix ms for the latency timestamps (docs/bridge-protocol.md
+//--- "Latency timestamps"): TimeGMT() at the first call plus GetMicrosecondCount() since, so ms
+//--- resolution and never a step back; the constant error of the whole-second anchor is part of
+//--- the clock offset the bridge estimates from sentAtMs
+long CbClockMs(void)
+  {
+   if(g_cbClockBaseMs==0)
+     {
+      g_cbClockBaseMs=(long)TimeGMT()*1000;
+      g_cbClockBaseUs=GetMicrosecondCount();
+     }
+   return(g_cbClockBaseMs+(long)((GetMicrosecondCount()-g_cbClockBaseUs)/1000));
+  }
 
 //--- a short value unique within this process run (≤ 40 chars)
 string CbNonce(void)
@@ -73,6 +89,7 @@ string CbHeartbeatBody(const CbAccountInfo &a,const string accountNumber,const s
       w.Str("status",status);
    if(copyMagic>=0)
       w.Str("copyMagic",IntegerToString(copyMagic));
+   w.Int("sentAtMs",CbClockMs());
    w.Int("ts",(long)TimeGMT());
    w.Str("nonce",CbNonce());
    w.EndObject();
@@ -126,6 +143,9 @@ string CbEventBody(const string id,const string type,const long ts,const string 
       w.Str("comment",CbCut(e.comment,64));
    w.EndObject();
    w.Str("idempotencyKey",idempotencyKey);
+   //--- built when the event is detected; the body is resent byte for byte (idempotency), so it
+   //--- carries no sentAtMs: heartbeats give the bridge this terminal's clock offset
+   w.Int("eventAtMs",CbClockMs());
    w.EndObject();
    return(w.Text());
   }
@@ -307,6 +327,9 @@ string CbReportBody(const string accountNumber,const string orderId,const CbOutc
       w.Int("errorCode",o.errorCode);
    if(o.errorMessage!="")
       w.Str("errorMessage",CbCut(o.errorMessage,500));
+   if(o.executedAtMs>0)
+      w.Int("executedAtMs",o.executedAtMs);
+   w.Int("sentAtMs",CbClockMs());
    w.Int("ts",(long)TimeGMT());
    w.Str("nonce",CbNonce());
    w.EndObject();

@@ -659,6 +659,7 @@ private:
          CbJson j;
          if(j.Parse(answer))
            {
+            m_bridge.ApplyNetwork(j);
             long serverTime=j.Int("serverTime",0);
             long drift=(long)TimeGMT()-serverTime;
             if(serverTime>0 && (drift>30 || drift<-30))

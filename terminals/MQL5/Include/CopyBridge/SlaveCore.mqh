@@ -349,6 +349,7 @@ private:
          if(j.Parse(answer))
            {
             ReadConfig(j);
+            m_bridge.ApplyNetwork(j);
             long serverTime=j.Int("serverTime",0);
             long drift=(long)TimeGMT()-serverTime;
             if(serverTime>0 && (drift>30 || drift<-30))
@@ -777,6 +778,8 @@ private:
       m_store.Set("os."+o.orderId,mark);
       m_store.Save();
       CbExecute(o,p,m_set.magic,out);
+      //--- latency hop "slave execution" ends here: the fill, or a pending order's placement
+      out.executedAtMs=CbClockMs();
       if(out.status=="")
          CbOutcomeFail(out,"error",0,"No outcome from the platform");
       if(out.fillTime<=0)

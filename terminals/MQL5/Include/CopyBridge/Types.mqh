@@ -196,6 +196,7 @@ struct CbOutcome
    bool              hasProfit;       // profit is meaningful (closes)
    int               errorCode;       // broker / EA error code, 0 = none
    string            errorMessage;    // "" = none
+   long              executedAtMs;    // CbClockMs() when the trade call returned (a pending order: placed), 0 = unknown
                      CbOutcome(void)
      {
       status="";
@@ -210,6 +211,7 @@ struct CbOutcome
       hasProfit=false;
       errorCode=0;
       errorMessage="";
+      executedAtMs=0;
      }
   };
 

@@ -5,7 +5,7 @@
 import { type AlertConfig, type AlertTestResponse, type CreateAlertConfigRequest, type UpdateAlertConfigRequest } from "#contract";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toastError, toastSuccess } from "@/components/ui/use-toast";
-import { apiRequest } from "@/lib/api-client";
+import { apiRequest, failureText } from "@/lib/api-client";
 
 export const alertConfigsKey = ["/api/alerts/configs"] as const;
 
@@ -57,7 +57,7 @@ export function useCreateAlertConfig() {
     },
     onError: (error) => {
       console.error(ALERT_TOASTS.createFailed, error);
-      toastError(ALERT_TOASTS.createFailed);
+      toastError(failureText(ALERT_TOASTS.createFailed, error));
     },
   });
 }
@@ -89,7 +89,7 @@ export function useUpdateAlertConfig() {
     onError: (error, _variables, context) => {
       cache.restore(context?.previous);
       console.error(ALERT_TOASTS.updateFailed, error);
-      toastError(ALERT_TOASTS.updateFailed);
+      toastError(failureText(ALERT_TOASTS.updateFailed, error));
     },
   });
 }
@@ -106,7 +106,7 @@ export function useDeleteAlertConfig() {
     },
     onError: (error) => {
       console.error(ALERT_TOASTS.deleteFailed, error);
-      toastError(ALERT_TOASTS.deleteFailed);
+      toastError(failureText(ALERT_TOASTS.deleteFailed, error));
     },
   });
 }
@@ -121,7 +121,8 @@ export function useTestAlertConfig() {
       const result = await apiRequest<AlertTestResponse>("POST", `${configUrl(config.id)}/test`);
       if (!result.ok) {
         const failed = result.results.filter((r) => !r.ok).map((r) => `${r.channel}: ${r.error ?? "failed"}`);
-        throw new Error(`Channel failure: ${failed.join("; ")}`);
+        // `reason` is what the failure toast adds after the spec's text (lib/api-client failureText).
+        throw Object.assign(new Error(`Channel failure: ${failed.join("; ")}`), { reason: failed.join("; ") });
       }
       return result;
     },
@@ -130,7 +131,7 @@ export function useTestAlertConfig() {
     },
     onError: (error, config) => {
       console.error(`${ALERT_TOASTS.testFailed} (${config.name})`, error);
-      toastError(ALERT_TOASTS.testFailed, ALERT_TOASTS.testFailedTitle);
+      toastError(failureText(ALERT_TOASTS.testFailed, error), ALERT_TOASTS.testFailedTitle);
     },
   });
 }

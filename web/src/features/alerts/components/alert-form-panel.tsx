@@ -18,6 +18,8 @@ export interface AlertFormPanelProps {
   /** Resolves when saved; rejects with the apiRequest error (field issues are shown inline). */
   onSubmit: (request: CreateAlertConfigRequest) => Promise<unknown>;
   onCancel: () => void;
+  /** Create mode with a Telegram bot token saved in Settings: a blank bot token uses it. */
+  savedTelegramToken?: boolean;
 }
 
 const TEXT = {
@@ -34,7 +36,7 @@ function invalid(errors: AlertFormErrors, field: AlertFormField, id: string) {
  * per mode/config). Save reads 'Create Alert' or 'Update Alert' and stays disabled until name and
  * type are set (§5); the caller closes the form after a successful save or on Cancel.
  */
-export function AlertFormPanel({ mode, initialValues, pending, onSubmit, onCancel }: AlertFormPanelProps) {
+export function AlertFormPanel({ mode, initialValues, pending, onSubmit, onCancel, savedTelegramToken = false }: AlertFormPanelProps) {
   const [values, setValues] = useState(initialValues);
   const [errors, setErrors] = useState<AlertFormErrors>({});
   const numberField = numberFieldFor(values.type);
@@ -62,7 +64,7 @@ export function AlertFormPanel({ mode, initialValues, pending, onSubmit, onCance
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!canSave(values) || pending) return;
-    const result = toAlertRequest(values);
+    const result = toAlertRequest(values, { savedTelegramToken });
     if (!result.ok) {
       setErrors(result.errors);
       return;
@@ -131,6 +133,7 @@ export function AlertFormPanel({ mode, initialValues, pending, onSubmit, onCance
             errors={errors}
             onToggle={onToggleChannel}
             onChange={(channels) => patch({ channels }, ["telegram.chatId", "telegram.botToken", "discord.webhookUrl", "email.recipients"])}
+            savedTelegramToken={savedTelegramToken}
           />
           <FormField id="alert-rate-limit" label="Rate Limit (seconds)" hint="Minimum time between notifications" error={errors.rateLimit}>
             <Input

@@ -7,6 +7,8 @@ import { Switch } from "@/components/ui/switch";
 import { cn } from "@/lib/utils";
 import { alertRuleText, alertStatusLabel, configuredChannels } from "../lib/alert-summary";
 import { ALERT_CHANNEL_LABELS, ALERT_TYPE_LABELS } from "../lib/alert-types";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 export interface AlertRowProps {
   config: AlertConfig;
@@ -28,6 +30,7 @@ export function AlertRow({ config, editing, testing, toggling, deleting, onTest,
   const rule = alertRuleText(config);
   const channels = configuredChannels(config);
   const status = alertStatusLabel(config.enabled);
+  const manage = usePermission("alerts.manage");
   return (
     <li className={cn("flex flex-col gap-3 p-4 md:flex-row md:items-center md:justify-between", editing && "bg-accent/40")} data-testid={`row-alert-${config.id}`}>
       <div className="flex min-w-0 flex-col gap-1.5">
@@ -55,44 +58,52 @@ export function AlertRow({ config, editing, testing, toggling, deleting, onTest,
       </div>
       <div className="flex flex-wrap items-center gap-2 md:flex-nowrap">
         <div className="mr-auto flex items-center gap-2 md:mr-2">
-          <Switch
-            checked={config.enabled}
-            onCheckedChange={onToggle}
-            disabled={toggling}
-            aria-label={`${config.enabled ? "Disable" : "Enable"} ${config.name}`}
-            data-testid={`switch-alert-enabled-${config.id}`}
-          />
+          <PermissionTooltip reason={manage.reason}>
+            <Switch
+              checked={config.enabled}
+              onCheckedChange={onToggle}
+              disabled={toggling || !manage.allowed}
+              aria-label={`${config.enabled ? "Disable" : "Enable"} ${config.name}`}
+              data-testid={`switch-alert-enabled-${config.id}`}
+            />
+          </PermissionTooltip>
           <span className={cn("w-14 text-sm", config.enabled ? "text-success" : "text-muted-foreground")} data-testid={`status-alert-${config.id}`}>
             {status}
           </span>
         </div>
-        <Button variant="outline" size="sm" onClick={onTest} disabled={testing} aria-label={`Test ${config.name}`} data-testid={`button-test-alert-${config.id}`}>
-          {testing ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Send />}
-          Test
-        </Button>
-        <Button variant="outline" size="sm" onClick={onEdit} aria-label={`Edit ${config.name}`} data-testid={`button-edit-alert-${config.id}`}>
-          <Pencil />
-          Edit
-        </Button>
-        <ConfirmDialog
-          title="Delete Alert"
-          description={`Are you sure you want to delete the alert configuration "${config.name}"?`}
-          confirmLabel="Delete"
-          destructive
-          onConfirm={onDelete}
-          trigger={
-            <Button
-              variant="ghost"
-              size="icon"
-              className="size-8 text-destructive hover:bg-destructive/10 hover:text-destructive"
-              disabled={deleting}
-              aria-label={`Delete ${config.name}`}
-              data-testid={`button-delete-alert-${config.id}`}
-            >
-              <Trash />
-            </Button>
-          }
-        />
+        <PermissionTooltip reason={manage.reason}>
+          <Button variant="outline" size="sm" onClick={onTest} disabled={testing || !manage.allowed} aria-label={`Test ${config.name}`} data-testid={`button-test-alert-${config.id}`}>
+            {testing ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Send />}
+            Test
+          </Button>
+        </PermissionTooltip>
+        <PermissionTooltip reason={manage.reason}>
+          <Button variant="outline" size="sm" onClick={onEdit} disabled={!manage.allowed} aria-label={`Edit ${config.name}`} data-testid={`button-edit-alert-${config.id}`}>
+            <Pencil />
+            Edit
+          </Button>
+        </PermissionTooltip>
+        <PermissionTooltip reason={manage.reason}>
+          <ConfirmDialog
+            title="Delete Alert"
+            description={`Are you sure you want to delete the alert configuration "${config.name}"?`}
+            confirmLabel="Delete"
+            destructive
+            onConfirm={onDelete}
+            trigger={
+              <Button
+                variant="ghost"
+                size="icon"
+                className="size-8 text-destructive hover:bg-destructive/10 hover:text-destructive"
+                disabled={deleting || !manage.allowed}
+                aria-label={`Delete ${config.name}`}
+                data-testid={`button-delete-alert-${config.id}`}
+              >
+                <Trash />
+              </Button>
+            }
+          />
+        </PermissionTooltip>
       </div>
     </li>
   );

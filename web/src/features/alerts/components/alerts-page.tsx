@@ -5,9 +5,12 @@ import { EmptyState } from "@/components/empty-state";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
 import { useAlertConfigs, useCreateAlertConfig, useDeleteAlertConfig, useTestAlertConfig, useUpdateAlertConfig } from "../api/alert-configs";
-import { alertToForm, emptyAlertForm } from "../lib/alert-form";
+import { useAlertDefaults } from "../api/alert-defaults";
+import { alertFormFromSettings, alertToForm } from "../lib/alert-form";
 import { AlertFormPanel } from "./alert-form-panel";
 import { AlertRow } from "./alert-row";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 /** §4 form state: closed, create mode, or edit mode of one configuration. */
 type Editor = { mode: "create" } | { mode: "edit"; id: string } | null;
@@ -19,9 +22,11 @@ type Editor = { mode: "create" } | { mode: "edit"; id: string } | null;
 export function AlertsPage() {
   const { configs, isLoading, isError, refetch } = useAlertConfigs();
   const create = useCreateAlertConfig();
+  const defaults = useAlertDefaults();
   const update = useUpdateAlertConfig();
   const test = useTestAlertConfig();
   const remove = useDeleteAlertConfig();
+  const manage = usePermission("alerts.manage");
   const [editor, setEditor] = useState<Editor>(null);
   const formRef = useRef<HTMLDivElement>(null);
 
@@ -66,10 +71,12 @@ export function AlertsPage() {
         title="Alert Management"
         description="Configure notifications for copy failures, disconnects and risk events"
         actions={
-          <Button onClick={() => openEditor({ mode: "create" })} data-testid="button-add-alert">
-            <Plus />
-            Add Alert
-          </Button>
+          <PermissionTooltip reason={manage.reason}>
+            <Button onClick={() => openEditor({ mode: "create" })} disabled={!manage.allowed} data-testid="button-add-alert">
+              <Plus />
+              Add Alert
+            </Button>
+          </PermissionTooltip>
         }
       />
       <div className={open ? "grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_24rem]" : "flex flex-col"}>
@@ -106,7 +113,8 @@ export function AlertsPage() {
             <AlertFormPanel
               key={editing ? `edit-${editing.id}` : "create"}
               mode={editing ? "edit" : "create"}
-              initialValues={editing ? alertToForm(editing) : emptyAlertForm()}
+              initialValues={editing ? alertToForm(editing) : alertFormFromSettings(defaults.data)}
+              savedTelegramToken={!editing && defaults.data?.telegramTokenSet === true}
               pending={editing ? update.isPending : create.isPending}
               onSubmit={save}
               onCancel={() => setEditor(null)}

@@ -18,6 +18,8 @@ export interface ChannelFieldsProps {
   onToggle: (channel: AlertChannel, on: boolean) => void;
   onChange: (channels: ChannelForms) => void;
   disabled?: boolean;
+  /** A Telegram bot token is saved in Settings and a blank field uses it (create mode). */
+  savedTelegramToken?: boolean;
 }
 
 function invalid(errors: AlertFormErrors, field: AlertFormField, id: string) {
@@ -43,7 +45,7 @@ function ChannelBox({ channel, on, onToggle, disabled, children }: { channel: Al
 }
 
 /** §2/§5 channels: telegram, discord and email, each with its own switch. */
-export function ChannelFields({ channels, errors, onToggle, onChange, disabled }: ChannelFieldsProps) {
+export function ChannelFields({ channels, errors, onToggle, onChange, disabled, savedTelegramToken }: ChannelFieldsProps) {
   const { telegram, discord, email } = channels;
   return (
     <fieldset className="flex flex-col gap-3" disabled={disabled}>
@@ -63,12 +65,17 @@ export function ChannelFields({ channels, errors, onToggle, onChange, disabled }
                 {...invalid(errors, "telegram.chatId", "telegram-chat-id")}
               />
             </FormField>
-            <FormField id="telegram-bot-token" label="Bot Token" error={errors["telegram.botToken"]}>
+            <FormField
+              id="telegram-bot-token"
+              label="Bot Token"
+              hint={savedTelegramToken ? "Leave blank to use the bot token saved in Settings" : undefined}
+              error={errors["telegram.botToken"]}
+            >
               <PasswordInput
                 id="telegram-bot-token"
                 autoComplete="off"
                 spellCheck={false}
-                placeholder="123456:ABC-DEF..."
+                placeholder={savedTelegramToken ? "Saved in Settings" : "123456:ABC-DEF..."}
                 value={telegram.botToken}
                 onChange={(e) => onChange({ ...channels, telegram: { ...telegram, botToken: e.target.value } })}
                 data-testid="input-telegram-bot-token"

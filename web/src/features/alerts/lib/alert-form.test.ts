@@ -2,6 +2,7 @@ import type { AlertConfig } from "#contract";
 import { describe, expect, it } from "vitest";
 import {
   type AlertFormValues,
+  alertFormFromSettings,
   alertToForm,
   canSave,
   emptyAlertForm,
@@ -183,5 +184,23 @@ describe("server issues", () => {
       { path: "channels.email.recipients", message: "At least one recipient is required" },
     ];
     expect(issuesToErrors(issues)).toEqual({ rateLimit: "Too big", "email.recipients": "At least one recipient is required" });
+  });
+});
+
+describe("a new alert started from the organisation's Settings (issue 16)", () => {
+  it("pre-fills the e-mail recipients and the Telegram chat id, bot token blank", () => {
+    expect(alertFormFromSettings({ telegramChatId: "-100123", alertEmails: ["ops@example.com", "desk@example.com"] }).channels).toEqual({
+      telegram: { chatId: "-100123", botToken: "" },
+      email: { recipients: "ops@example.com\ndesk@example.com" },
+    });
+    expect(alertFormFromSettings({ telegramChatId: "", alertEmails: [] })).toEqual(emptyAlertForm());
+    expect(alertFormFromSettings(undefined)).toEqual(emptyAlertForm());
+  });
+
+  it("sends a blank bot token only when one is saved in Settings", () => {
+    const values = { ...alertFormFromSettings({ telegramChatId: "42", alertEmails: [] }), name: "Failures", type: "copy_failure" as const };
+    expect(toAlertRequest(values)).toEqual({ ok: false, errors: { "telegram.botToken": "Bot token is required" } });
+    const result = toAlertRequest(values, { savedTelegramToken: true });
+    expect(result).toMatchObject({ ok: true, request: { channels: { telegram: { chatId: "42", botToken: "" } } } });
   });
 });

@@ -12,6 +12,7 @@ import {
   type AlertType,
   type CreateAlertConfigRequest,
   DEFAULT_ALERT_RATE_LIMIT_S,
+  type OrgSettings,
   createAlertConfigRequestSchema,
 } from "#contract";
 import { type NumberFieldSpec, numberFieldFor } from "./alert-types";
@@ -49,6 +50,19 @@ export type AlertFormErrors = Partial<Record<AlertFormField, string>>;
 /** Create mode: empty fields, §9 default rate limit. */
 export function emptyAlertForm(): AlertFormValues {
   return { name: "", type: "", threshold: "", channels: {}, rateLimit: String(DEFAULT_ALERT_RATE_LIMIT_S) };
+}
+
+/**
+ * Create mode started from the organisation's Settings (issue 16): the e-mail channel on with the
+ * alert e-mails, the Telegram channel on with the chat id (its bot token left blank: the saved one
+ * is used, the server never returns it). Without settings (not loaded yet): emptyAlertForm().
+ */
+export function alertFormFromSettings(settings: Pick<OrgSettings, "telegramChatId" | "alertEmails"> | undefined): AlertFormValues {
+  const form = emptyAlertForm();
+  if (!settings) return form;
+  if (settings.telegramChatId !== "") form.channels.telegram = { chatId: settings.telegramChatId, botToken: "" };
+  if (settings.alertEmails.length > 0) form.channels.email = { recipients: settings.alertEmails.join("\n") };
+  return form;
 }
 
 /** Edit mode: the form pre-filled from a saved configuration. */
@@ -169,9 +183,10 @@ export type AlertRequestResult = { ok: true; request: CreateAlertConfigRequest }
 
 /**
  * Validates the form and builds the request body (POST, or PUT replacing every edited field).
- * Thresholds hold only the selected type's field; channels only the switched-on ones.
+ * Thresholds hold only the selected type's field; channels only the switched-on ones. With
+ * `savedTelegramToken` (create mode, a token saved in Settings) a blank bot token is sent blank.
  */
-export function toAlertRequest(values: AlertFormValues): AlertRequestResult {
+export function toAlertRequest(values: AlertFormValues, options: { savedTelegramToken?: boolean } = {}): AlertRequestResult {
   const errors: AlertFormErrors = {};
   if (values.type === "") errors.type = "Type is required";
   const spec = values.type === "" ? null : numberFieldFor(values.type);
@@ -192,7 +207,10 @@ export function toAlertRequest(values: AlertFormValues): AlertRequestResult {
     },
     rateLimit: "value" in rateLimit ? rateLimit.value : DEFAULT_ALERT_RATE_LIMIT_S,
   };
-  const parsed = createAlertConfigRequestSchema.safeParse(candidate);
+  // A blank bot token with one saved in Settings: the server fills it in (POST only).
+  const useSavedToken = options.savedTelegramToken === true && candidate.channels.telegram?.botToken === "";
+  const checked = useSavedToken && candidate.channels.telegram ? { ...candidate, channels: { ...candidate.channels, telegram: { ...candidate.channels.telegram, botToken: "saved" } } } : candidate;
+  const parsed = createAlertConfigRequestSchema.safeParse(checked);
   if (!parsed.success) {
     for (const [field, message] of Object.entries(issuesToErrors(parsed.error.issues))) {
       errors[field as AlertFormField] ??= message;
@@ -200,6 +218,7 @@ export function toAlertRequest(values: AlertFormValues): AlertRequestResult {
   }
   if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, errors };
   const { enabled: _enabled, ...request } = parsed.data;
+  if (useSavedToken && request.channels.telegram) request.channels.telegram.botToken = "";
   return { ok: true, request };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ANALYTICS_URLS, analyticsUrl, latencyQuery, performanceQuery, slippageQuery } from "./analytics-queries";
+import { ANALYTICS_URLS, analyticsUrl, latencyHopsQuery, latencyQuery, performanceQuery, slippageQuery } from "./analytics-queries";
 
 describe("analytics queries (§7: the range is part of the query identity)", () => {
   it("builds ?range= and &accountId=", () => {
@@ -11,5 +11,6 @@ describe("analytics queries (§7: the range is part of the query identity)", () 
     expect(performanceQuery("1h").queryKey).toEqual(["/api/analytics/performance", "1h"]);
     expect(latencyQuery("30d", "acc").queryKey).toEqual(["/api/analytics/latency", "30d", "acc"]);
     expect(slippageQuery("24h").queryKey).toEqual(["/api/analytics/slippage", "24h"]);
+    expect(latencyHopsQuery("7d", "acc").queryKey).toEqual(["/api/analytics/latency/hops", "7d", "acc"]);
   });
 });

@@ -3,7 +3,7 @@
  * of the query identity), §4 (the view is determined by the range and the account tab). Keys:
  * [url, range] for the overview, [url, range, accountId] for one account.
  */
-import type { AnalyticsRange, LatencyResponse, PerformanceResponse, SlippageResponse } from "#contract";
+import type { AnalyticsRange, LatencyHopsResponse, LatencyResponse, PerformanceResponse, SlippageResponse } from "#contract";
 import { type QueryClient, keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "@/lib/api-client";
 
@@ -11,6 +11,7 @@ export const ANALYTICS_URLS = {
   performance: "/api/analytics/performance",
   latency: "/api/analytics/latency",
   slippage: "/api/analytics/slippage",
+  hops: "/api/analytics/latency/hops",
 } as const;
 
 /** Request URL with `?range=` and, for an account tab, `&accountId=`. */
@@ -32,6 +33,8 @@ function analyticsQuery<T>(url: string, range: AnalyticsRange, accountId?: strin
 export const performanceQuery = (range: AnalyticsRange, accountId?: string) => analyticsQuery<PerformanceResponse>(ANALYTICS_URLS.performance, range, accountId);
 export const latencyQuery = (range: AnalyticsRange, accountId?: string) => analyticsQuery<LatencyResponse>(ANALYTICS_URLS.latency, range, accountId);
 export const slippageQuery = (range: AnalyticsRange, accountId?: string) => analyticsQuery<SlippageResponse>(ANALYTICS_URLS.slippage, range, accountId);
+/** Issue 16 per-hop latency percentiles (GET /api/analytics/latency/hops, same filters). */
+export const latencyHopsQuery = (range: AnalyticsRange, accountId?: string) => analyticsQuery<LatencyHopsResponse>(ANALYTICS_URLS.hops, range, accountId);
 
 /** The three responses of one view (range + optional account). */
 export function useAnalyticsData(range: AnalyticsRange, accountId?: string) {

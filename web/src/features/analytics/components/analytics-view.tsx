@@ -3,6 +3,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useAnalyticsData } from "../api/analytics-queries";
 import { AccountHeader } from "./account-header";
 import { ExecutionPanel } from "./execution-panel";
+import { LatencyHopsPanel } from "./latency-hops-panel";
 import { LatencyPanel } from "./latency-panel";
 import { PerformancePanel } from "./performance-panel";
 import { QueryState } from "./query-state";
@@ -36,9 +37,8 @@ export function AnalyticsView({ range, account, subTab, onSubTabChange, labelOf,
       {account ? <AccountHeader account={account} /> : null}
       <SummaryCards
         accounts={account ? 1 : (summary?.totalAccounts ?? null)}
-        avgPnl={summary?.avgPnl ?? null}
-        avgLatency={latency.data?.summary.avgLatency ?? null}
-        winRate={summary?.avgWinRate ?? null}
+        performance={summary}
+        latency={latency.data?.summary}
       />
       <Tabs value={subTab} onValueChange={(value) => onSubTabChange(value as SubTab)}>
         <TabsList aria-label="Analytics sections">
@@ -52,7 +52,10 @@ export function AnalyticsView({ range, account, subTab, onSubTabChange, labelOf,
           <QueryState query={performance}>{(data) => <PerformancePanel data={data} range={range} labelOf={labelOf} currencyOf={currencyOf} />}</QueryState>
         </TabsContent>
         <TabsContent value="latency">
-          <QueryState query={latency}>{(data) => <LatencyPanel data={data} />}</QueryState>
+          <div className="flex flex-col gap-4">
+            <QueryState query={latency}>{(data) => <LatencyPanel data={data} />}</QueryState>
+            <LatencyHopsPanel range={range} accountId={account?.id} />
+          </div>
         </TabsContent>
         <TabsContent value="slippage">
           <QueryState query={slippage}>{(data) => <SlippagePanel data={data} />}</QueryState>

@@ -41,7 +41,7 @@ export function SlippagePanel({ data }: { data: SlippageResponse }) {
         <StatTile
           label="Average Slippage"
           icon={Crosshair}
-          value={formatPts(summary.avgSlippage)}
+          value={formatPts(summary.totalExecutions > 0 ? summary.avgSlippage : null)}
           valueClassName={cn(summary.avgSlippage > 0.005 && "text-success", summary.avgSlippage < -0.005 && "text-destructive")}
           testId="stat-avg-slippage"
         />

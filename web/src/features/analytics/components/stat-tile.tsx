@@ -11,6 +11,7 @@ export function StatTile({
   icon: Icon,
   testId,
   valueClassName,
+  hintTestId,
 }: {
   label: ReactNode;
   value: ReactNode;
@@ -18,6 +19,8 @@ export function StatTile({
   icon?: LucideIcon;
   testId: string;
   valueClassName?: string;
+  /** Test id of the hint line (e.g. what an average covers). */
+  hintTestId?: string;
 }) {
   return (
     <Card data-testid={testId}>
@@ -29,7 +32,11 @@ export function StatTile({
         <div className={cn("text-xl font-semibold break-words tabular sm:text-2xl", valueClassName)} data-testid={`${testId}-value`}>
           {value}
         </div>
-        {hint ? <div className="text-xs text-muted-foreground">{hint}</div> : null}
+        {hint ? (
+          <div className="text-xs text-muted-foreground" data-testid={hintTestId}>
+            {hint}
+          </div>
+        ) : null}
       </CardContent>
     </Card>
   );

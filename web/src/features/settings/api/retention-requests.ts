@@ -5,7 +5,7 @@
 import type { RetentionPolicy, RetentionRequest } from "#contract";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toastError, toastSuccess } from "@/components/ui/use-toast";
-import { apiRequest, errorMessageFrom } from "@/lib/api-client";
+import { apiRequest, errorMessageFrom, failureText } from "@/lib/api-client";
 import { downloadFile } from "@/lib/download";
 
 export const retentionKey = ["/api/retention"] as const;
@@ -47,7 +47,7 @@ export function useExportTrades() {
     mutationFn: (format: TradeExportFormat) => downloadTradesExport(format),
     onError: (error) => {
       console.error("Failed to export trades.", error);
-      toastError("Failed to export trades.");
+      toastError(failureText("Failed to export trades.", error));
     },
   });
 }

@@ -12,6 +12,8 @@ import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
 import { useExportTrades, useRetentionPolicy, useSaveRetention, type TradeExportFormat } from "../api/retention-requests";
 import { type RetentionFormValues, retentionFormSchema, retentionLossWarning, retentionToForm } from "../lib/retention-form";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 const DAYS_HINT = `Whole days, from ${RETENTION_MIN_DAYS} to ${RETENTION_MAX_DAYS}. Deleted by the hourly cleanup.`;
 
@@ -71,6 +73,7 @@ function RetentionForm({ policy }: { policy: RetentionPolicy }) {
   const saved = useMemo(() => retentionToForm(policy), [policy]);
   const form = useForm<RetentionFormValues, unknown, RetentionRequest>({ resolver: zodResolver(retentionFormSchema), values: saved });
   const save = useSaveRetention();
+  const manage = usePermission("settings.manage");
   const [pending, setPending] = useState<{ body: RetentionRequest; lines: string[] } | null>(null);
   const errors = form.formState.errors;
 
@@ -92,10 +95,12 @@ function RetentionForm({ policy }: { policy: RetentionPolicy }) {
         </FormField>
       </div>
       <div className="flex justify-end">
-        <Button type="submit" disabled={save.isPending} data-testid="button-save-retention">
-          <Save />
-          {save.isPending ? "Saving..." : "Save Data Retention"}
-        </Button>
+        <PermissionTooltip reason={manage.reason}>
+          <Button type="submit" disabled={save.isPending || !manage.allowed} data-testid="button-save-retention">
+            <Save />
+            {save.isPending ? "Saving..." : "Save Data Retention"}
+          </Button>
+        </PermissionTooltip>
       </div>
       <ConfirmDialog
         open={pending !== null}

@@ -1,41 +1,41 @@
-import { LOCAL_SETTINGS_DEFAULTS } from "#contract";
+import { ORG_SETTINGS_DEFAULTS } from "#contract";
 import { describe, expect, it } from "vitest";
-import { settingsFormSchema, settingsToForm } from "./settings-form";
+import { settingsFormSchema, settingsToForm, splitEmails } from "./settings-form";
 import { APP_VERSION, buildDateLabel, environmentLabel } from "./system-info";
 
 const errorsOf = (patch: Record<string, unknown>) => {
-  const result = settingsFormSchema.safeParse({ ...settingsToForm(LOCAL_SETTINGS_DEFAULTS), ...patch });
+  const result = settingsFormSchema.safeParse({ ...settingsToForm(ORG_SETTINGS_DEFAULTS), ...patch });
   return result.success ? {} : Object.fromEntries(result.error.issues.map((i) => [String(i.path[0]), i.message]));
 };
 
 describe("settingsFormSchema", () => {
-  it("round-trips the §3 defaults", () => {
-    const form = settingsToForm(LOCAL_SETTINGS_DEFAULTS);
-    expect(form.apiTimeout).toBe("5000");
-    expect(form.retryAttempts).toBe("3");
-    expect(settingsFormSchema.parse(form)).toEqual(LOCAL_SETTINGS_DEFAULTS);
+  it("shows the §3 defaults and saves them unchanged, the token left alone", () => {
+    const form = settingsToForm(ORG_SETTINGS_DEFAULTS);
+    expect(form).toMatchObject({ apiTimeout: "5000", retryAttempts: "3", telegramToken: "", alertEmail: "", errorAlerts: true, tradeAlerts: false, dailyReports: true });
+    expect(settingsFormSchema.parse(form)).toEqual({ apiTimeout: 5000, retryAttempts: 3, telegramChatId: "", alertEmails: [], errorAlerts: true, tradeAlerts: false, dailyReports: true });
   });
 
-  it("trims text and converts the numbers", () => {
-    const parsed = settingsFormSchema.parse({
-      ...settingsToForm(LOCAL_SETTINGS_DEFAULTS),
-      websocketUrl: " ws://localhost:3000/ws ",
-      apiTimeout: " 10000",
-      retryAttempts: "0",
-      alertEmail: " ops@example.com ",
-    });
-    expect(parsed).toMatchObject({ websocketUrl: "ws://localhost:3000/ws", apiTimeout: 10000, retryAttempts: 0, alertEmail: "ops@example.com" });
+  it("trims text, converts the numbers and splits the alert e-mails", () => {
+    const parsed = settingsFormSchema.parse({ ...settingsToForm(ORG_SETTINGS_DEFAULTS), apiTimeout: " 10000", retryAttempts: "0", alertEmail: " ops@example.com, desk@example.com ", telegramToken: " 1:abc " });
+    expect(parsed).toMatchObject({ apiTimeout: 10000, retryAttempts: 0, alertEmails: ["ops@example.com", "desk@example.com"], telegramToken: "1:abc" });
+    expect(splitEmails(" a@b.co ;c@d.co\n")).toEqual(["a@b.co", "c@d.co"]);
   });
 
-  it("requires whole, non-negative numbers", () => {
+  it("sends clearTelegramToken only when asked and no new token is typed", () => {
+    const base = settingsToForm(ORG_SETTINGS_DEFAULTS);
+    expect(settingsFormSchema.parse({ ...base, clearTelegramToken: true })).toMatchObject({ clearTelegramToken: true });
+    expect(settingsFormSchema.parse({ ...base, clearTelegramToken: true, telegramToken: "2:new" })).not.toHaveProperty("clearTelegramToken");
+  });
+
+  it("requires whole numbers within the server's ranges", () => {
     expect(errorsOf({ apiTimeout: "" })).toEqual({ apiTimeout: "API timeout is required" });
     expect(errorsOf({ apiTimeout: "2.5" })).toEqual({ apiTimeout: "API timeout must be a whole number" });
+    expect(errorsOf({ apiTimeout: "999" })).toEqual({ apiTimeout: "API timeout must be between 1000 and 60000 ms" });
     expect(errorsOf({ retryAttempts: "-1" })).toEqual({ retryAttempts: "Retry attempts must be a whole number" });
+    expect(errorsOf({ retryAttempts: "11" })).toEqual({ retryAttempts: "Retry attempts must be between 0 and 10" });
   });
 
-  it("checks the socket URL scheme and the alert email", () => {
-    expect(errorsOf({ websocketUrl: "https://example.com" })).toEqual({ websocketUrl: "WebSocket URL must start with ws:// or wss://" });
-    expect(errorsOf({ websocketUrl: " " })).toEqual({ websocketUrl: "WebSocket URL is required" });
+  it("checks the alert e-mail", () => {
     expect(errorsOf({ alertEmail: "not-an-email" })).toEqual({ alertEmail: "Please enter a valid email address" });
     expect(errorsOf({ alertEmail: "" })).toEqual({});
   });

@@ -3,7 +3,7 @@ import { useMemo } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatUsd } from "@/lib/format";
 import { useTheme } from "@/lib/theme";
-import { axisTimeLabel, tooltipTimeLabel } from "../../lib/analytics-format";
+import { axisTimeLabel, axisWidth, tooltipTimeLabel } from "../../lib/analytics-format";
 import { equitySeries, seriesStroke } from "../../lib/chart-series";
 import { AXIS_TICK, GRID_STROKE, LEGEND_STYLE, TOOLTIP_LABEL_STYLE, TOOLTIP_STYLE } from "./chart-theme";
 
@@ -24,12 +24,14 @@ export interface EquityChartProps {
 export function EquityChart({ stats, range, labelOf }: EquityChartProps) {
   const { theme } = useTheme();
   const { points, accountIds } = useMemo(() => equitySeries(stats), [stats]);
+  // Wide enough for the longest tick label (the largest equity, with its sign), never cut.
+  const width = useMemo(() => axisWidth(stats.map((s) => axisUsd(Number(s.equity)))), [stats]);
   return (
     <ResponsiveContainer width="100%" height={300}>
       <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
         <CartesianGrid stroke={GRID_STROKE} strokeDasharray="3 3" vertical={false} />
         <XAxis dataKey="date" tick={AXIS_TICK} tickFormatter={(v: string) => axisTimeLabel(v, range)} minTickGap={24} stroke={GRID_STROKE} />
-        <YAxis tick={AXIS_TICK} tickFormatter={axisUsd} domain={["auto", "auto"]} width={76} stroke={GRID_STROKE} />
+        <YAxis tick={AXIS_TICK} tickFormatter={axisUsd} domain={["auto", "auto"]} width={width} stroke={GRID_STROKE} />
         <Tooltip
           contentStyle={TOOLTIP_STYLE}
           labelStyle={TOOLTIP_LABEL_STYLE}
