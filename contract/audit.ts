@@ -18,6 +18,11 @@ export const auditLogSchema = z.object({
   message: z.string(),
   createdAt: z.string(),
   accountId: z.string().nullable(),
+  /**
+   * The account named for people (issue 16): "<alias> · <number>", else "Master #<number>" /
+   * "Slave #<number>", with " (deleted)" once the account was deleted; null without an account.
+   */
+  accountName: z.string().nullable().optional(),
   signalId: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()).nullable(),
 });

@@ -31,7 +31,7 @@ describe.each(databaseKinds())("accounts journey on %s", (kind) => {
 
     // --- /register: client-side validation first (§5), nothing is sent.
     await fillRegisterForm(page, { ...user, tenantSlug: "ab", confirmPassword: `${user.password}!` });
-    expect(await textOf(page.getByTestId("text-dashboard-url"))).toBe(`${suite.app.url}/ab`);
+    expect(await textOf(page.getByTestId("text-dashboard-url"))).toBe(`${suite.app.url}/login`);
     await page.getByTestId("button-register").click();
     await page.getByTestId("error-tenantSlug").waitFor();
     expect(await textOf(page.getByTestId("error-tenantSlug"))).toBe("Organization ID must be at least 3 characters");

@@ -222,12 +222,13 @@ describe.each(databaseKinds())("Live Trades and Audit Logs on %s", (kind) => {
       expect(json).toEqual(everything);
     }
 
-    // An entry with both ids shows their last 8 characters only (§2).
+    // An entry with both ids names its account (issue 16) and shows the signal id's last 8 characters (§2).
     const withIds = (await auditLogs(t, "error")).find((l) => l.accountId && l.signalId)!;
     expect(withIds).toBeDefined();
     const entry = page.getByTestId(`log-${withIds.id}`);
     const text = await textOf(entry);
-    expect(text).toContain(`Account: ${withIds.accountId!.slice(-8)}`);
+    expect(withIds.accountName).toMatch(/ · \d+$|^(Master|Slave) #\d+/);
+    expect(text).toContain(`Account: ${withIds.accountName}`);
     expect(text).toContain(`Signal: ${withIds.signalId!.slice(-8)}`);
     expect(text).not.toContain(withIds.accountId!);
     expect(text).not.toContain(withIds.signalId!);

@@ -3,10 +3,10 @@
  * SQL on the (tenant_id, …, id) indexes, so a tenant with millions of entries pages in O(limit)
  * (the reason-code filter scans the tenant's entries newest first until `limit` match).
  */
-import { desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, lt, or, sql } from "drizzle-orm";
 import type { AuditLog, AuditCategory, AuditLevel } from "#contract";
 import type { Db } from "../../db/client.ts";
-import { auditLogs } from "../../db/schema.ts";
+import { accounts, auditLogs } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
 
 export interface AuditQuery {
@@ -30,10 +30,29 @@ function reasonCodeMatches(code: string) {
   );
 }
 
+/** The name an entry's account is shown by (contract AuditLog.accountName); null without an account row. */
+export function auditAccountName(account: { alias: string | null; accountNumber: string; role: string; deletedAt: Date | null } | null): string | null {
+  if (!account) return null;
+  const name = account.alias ? `${account.alias} · ${account.accountNumber}` : `${account.role === "MASTER" ? "Master" : "Slave"} #${account.accountNumber}`;
+  return account.deletedAt ? `${name} (deleted)` : name;
+}
+
+/**
+ * The tenant's entries, newest first, each with its account's name resolved here (issue 16: entries
+ * name accounts, not id fragments). The join is on (id, tenant_id), so another tenant's account
+ * can never lend its name; deleted accounts are kept (soft delete) and named "(deleted)".
+ */
 export async function listAuditLogs(db: Db, tenantId: string, q: AuditQuery): Promise<AuditLog[]> {
   const rows = await db
-    .select()
+    .select({
+      ...getTableColumns(auditLogs),
+      accountAlias: accounts.alias,
+      accountNumber: accounts.accountNumber,
+      accountRole: accounts.role,
+      accountDeletedAt: accounts.deletedAt,
+    })
     .from(auditLogs)
+    .leftJoin(accounts, and(eq(accounts.id, auditLogs.accountId), eq(accounts.tenantId, auditLogs.tenantId)))
     .where(
       ofTenant(
         auditLogs,
@@ -54,6 +73,11 @@ export async function listAuditLogs(db: Db, tenantId: string, q: AuditQuery): Pr
     message: r.message,
     createdAt: r.createdAt.toISOString(),
     accountId: r.accountId,
+    accountName: auditAccountName(
+      r.accountNumber === null || r.accountRole === null
+        ? null
+        : { alias: r.accountAlias, accountNumber: r.accountNumber, role: r.accountRole, deletedAt: r.accountDeletedAt },
+    ),
     signalId: r.signalId,
     metadata: (r.metadata as Record<string, unknown> | null) ?? null,
   }));

@@ -12,10 +12,10 @@ const exportQuerySchema = listAuditLogsQuerySchema.pick({ level: true, type: tru
 
 export function registerAuditRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.get("/audit-logs", { schema: { querystring: listAuditLogsQuerySchema } }, async (request) =>
+  api.get("/audit-logs", { schema: { description: "Lists audit log entries, newest first, with filters and keyset paging.", tags: ["Audit"], querystring: listAuditLogsQuerySchema } }, async (request) =>
     listAuditLogs(ctx.db, tenantIdOf(request), request.query),
   );
-  api.get("/audit-logs/export", { schema: { querystring: exportQuerySchema } }, async (request, reply) => {
+  api.get("/audit-logs/export", { schema: { description: "Exports the audit log as CSV or JSON.", tags: ["Audit"], querystring: exportQuerySchema } }, async (request, reply) => {
     const { format, level, type, reasonCode } = request.query;
     const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, "-");
     void reply

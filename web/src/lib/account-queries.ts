@@ -30,7 +30,7 @@ export const masterAccountQuery = queryOptions<Account | null, Error>({
       throw error;
     }
   },
-  retry: (failureCount, error) => failureCount < 3 && !error.message.includes("404"),
+  retry: (failureCount, error) => failureCount < 3 && errorStatus(error) !== 404,
 });
 
 /** GET /api/accounts/slaves. */

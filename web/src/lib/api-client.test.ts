@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { apiRequest, errorMessageFrom, errorStatus, fieldIssuesFrom, getQueryFn } from "./api-client";
+import { ApiError, apiRequest, asApiError, errorCode, errorMessageFrom, errorStatus, failureText, fieldIssuesFrom, getQueryFn } from "./api-client";
 
 function memoryStorage(): Storage {
   const items = new Map<string, string>();
@@ -111,5 +111,55 @@ describe("errorStatus", () => {
   it("reads the status prefix", () => {
     expect(errorStatus(new Error("404: Not Found"))).toBe(404);
     expect(errorStatus(new Error("boom"))).toBeNull();
+  });
+});
+
+describe("ApiError (errors as data)", () => {
+  beforeEach(() => vi.stubGlobal("localStorage", memoryStorage()));
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("is what apiRequest throws: status, code, reason and issues read from the body, message kept as §8 says", async () => {
+    const body = { error: "accountNumber: already a slave", code: "validation_failed", issues: [{ path: "accountNumber", message: "already a slave" }] };
+    vi.stubGlobal("fetch", vi.fn().mockResolvedValue(json(body, 400)));
+    const error = await apiRequest("POST", "/api/accounts", {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    const apiError = error as ApiError;
+    expect(apiError.message).toBe(`400: ${JSON.stringify(body)}`);
+    expect(apiError.status).toBe(400);
+    expect(apiError.code).toBe("validation_failed");
+    expect(apiError.reason).toBe("accountNumber: already a slave");
+    expect(apiError.issues).toEqual([{ path: "accountNumber", message: "already a slave" }]);
+    expect(apiError.body).toEqual(body);
+    expect(errorCode(apiError)).toBe("validation_failed");
+  });
+
+  it("has no code, reason or issues when the body is not the server's JSON", () => {
+    const error = new ApiError(502, "Bad Gateway");
+    expect(error.message).toBe("502: Bad Gateway");
+    expect([error.code, error.reason, error.issues]).toEqual([null, null, []]);
+  });
+
+  it("reads a plain 'NNN: body' Error the same way, and nothing else", () => {
+    expect(asApiError(new Error('409: {"error":"Taken","code":"conflict"}'))).toMatchObject({ status: 409, code: "conflict", reason: "Taken" });
+    expect(asApiError(new Error("Failed to fetch"))).toBeNull();
+    expect(asApiError("409")).toBeNull();
+  });
+});
+
+describe("failureText (§8 toast + the server's reason)", () => {
+  it("keeps the spec's sentence and adds a 4xx reason", () => {
+    const error = new ApiError(409, JSON.stringify({ error: "Account number 123 is already a slave", code: "conflict" }));
+    expect(failureText("Failed to add slave account.", error)).toBe("Failed to add slave account. Account number 123 is already a slave.");
+    const smtp = new ApiError(400, JSON.stringify({ error: "SMTP is not configured on this server.", code: "bad_request" }));
+    expect(failureText("Failed to send test alert", smtp)).toBe("Failed to send test alert. SMTP is not configured on this server.");
+    // A failure the app found in a 200 answer carries its own reason.
+    const channels = Object.assign(new Error("Channel failure"), { reason: "email: Email delivery needs SMTP_URL to be set on the server" });
+    expect(failureText("Failed to send test alert", channels)).toBe("Failed to send test alert. email: Email delivery needs SMTP_URL to be set on the server.");
+  });
+
+  it("adds nothing for a 5xx, a network error or a body without a reason", () => {
+    expect(failureText("Failed to add slave account.", new ApiError(500, '{"error":"Internal server error","code":"internal"}'))).toBe("Failed to add slave account.");
+    expect(failureText("Failed to add slave account.", new TypeError("Failed to fetch"))).toBe("Failed to add slave account.");
+    expect(failureText("Failed to add slave account.", new ApiError(404, "Not Found"))).toBe("Failed to add slave account.");
   });
 });

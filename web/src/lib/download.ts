@@ -2,6 +2,7 @@
  * File downloads from the API (audit log export, trade export): fetched with the §7 credentials
  * (Bearer token, cookies) and saved under the server's file name (`content-disposition`).
  */
+import { ApiError } from "@/lib/api-client";
 import { getAuthToken } from "@/lib/storage";
 
 /** The file name of a `content-disposition: attachment; filename="…"` header, or `fallback`. */
@@ -20,11 +21,11 @@ export function filenameFromDisposition(header: string | null, fallback: string)
   return name || fallback;
 }
 
-/** GETs `url` and saves the answer as a file; resolves with its name. Throws `status: body` on a non-2xx answer. */
+/** GETs `url` and saves the answer as a file; resolves with its name. Throws `ApiError` (`status: body`) on a non-2xx answer. */
 export async function downloadFile(url: string, fallbackName: string): Promise<string> {
   const token = getAuthToken();
   const res = await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {}, credentials: "include" });
-  if (!res.ok) throw new Error(`${res.status}: ${(await res.text()) || res.statusText}`);
+  if (!res.ok) throw new ApiError(res.status, (await res.text()) || res.statusText);
   const filename = filenameFromDisposition(res.headers.get("content-disposition"), fallbackName);
   const objectUrl = URL.createObjectURL(await res.blob());
   try {

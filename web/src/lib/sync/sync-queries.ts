@@ -6,7 +6,7 @@
  */
 import { type SyncPlan, type SyncResult, type SyncStatus, type SyncSummary, SYNC_MESSAGES, syncPlanSchema, syncStatusSchema } from "#contract";
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest, errorStatus } from "../api-client";
+import { apiRequest, asApiError } from "../api-client";
 import { useRealtimeEvent } from "../realtime";
 
 /** Query keys: URLs, as the default query function joins key parts with "/". */
@@ -75,13 +75,9 @@ export interface PlanChanged {
  * other error.
  */
 export function planChangedFrom(error: unknown): PlanChanged | null {
-  if (errorStatus(error) !== 409 || !(error instanceof Error)) return null;
-  let body: unknown;
-  try {
-    body = JSON.parse(error.message.replace(/^\d{3}: /, ""));
-  } catch {
-    return null;
-  }
+  const apiError = asApiError(error);
+  if (apiError?.status !== 409) return null;
+  const body = apiError.body;
   if (!body || typeof body !== "object") return null;
   const b = body as Record<string, unknown>;
   if (b.code !== "plan_changed") return null;

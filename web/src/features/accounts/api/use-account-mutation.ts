@@ -1,5 +1,6 @@
 import { type QueryClient, type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
 import { toastError, toastSuccess } from "@/components/ui/use-toast";
+import { failureText } from "@/lib/api-client";
 
 interface AccountMutationOptions<TVariables, TData> {
   mutationFn: (variables: TVariables) => Promise<TData>;
@@ -30,7 +31,7 @@ export function useAccountMutation<TVariables, TData = unknown>(options: Account
     },
     onError: (error, variables) => {
       console.error(text(options.failure, variables), error);
-      toastError(text(options.failure, variables));
+      toastError(failureText(text(options.failure, variables), error));
     },
   });
 }

@@ -9,6 +9,8 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { formatMoney } from "@/lib/format";
 import { useDeleteMasterAccount } from "../api/master-mutations";
 import { DeleteAccountDescription } from "./delete-account-description";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 /**
  * §2 /master card: alias or 'Account {number}', broker and platform, status badge (master
@@ -16,6 +18,7 @@ import { DeleteAccountDescription } from "./delete-account-description";
  */
 export function MasterAccountCard({ master }: { master: Account }) {
   const remove = useDeleteMasterAccount();
+  const manage = usePermission("accounts.manage");
   const connected = Boolean(master.server || master.login);
 
   return (
@@ -29,7 +32,7 @@ export function MasterAccountCard({ master }: { master: Account }) {
             {master.broker} • {master.platform}
           </CardDescription>
         </div>
-        <AccountStatusBadge status={master.status} palette="master" testId="status-master" />
+        <AccountStatusBadge status={master.status} palette="master" testId="status-master" lastHeartbeat={master.lastHeartbeat} />
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         <dl className="grid gap-x-8 gap-y-2 sm:grid-cols-2">
@@ -51,20 +54,22 @@ export function MasterAccountCard({ master }: { master: Account }) {
         )}
       </CardContent>
       <CardFooter className="justify-end">
-        <ConfirmDialog
-          title="Delete Account"
-          description={<DeleteAccountDescription account={master} />}
-          testId="dialog-confirm-account-delete"
-          confirmLabel="Delete"
-          destructive
-          onConfirm={() => remove.mutate(master.id)}
-          trigger={
-            <Button variant="destructive" size="sm" disabled={remove.isPending} data-testid="button-delete-master">
-              <Trash />
-              Delete Account
-            </Button>
-          }
-        />
+        <PermissionTooltip reason={manage.reason}>
+          <ConfirmDialog
+            title="Delete Account"
+            description={<DeleteAccountDescription account={master} />}
+            testId="dialog-confirm-account-delete"
+            confirmLabel="Delete"
+            destructive
+            onConfirm={() => remove.mutate(master.id)}
+            trigger={
+              <Button variant="destructive" size="sm" disabled={remove.isPending || !manage.allowed} data-testid="button-delete-master">
+                <Trash />
+                Delete Account
+              </Button>
+            }
+          />
+        </PermissionTooltip>
       </CardFooter>
     </Card>
   );

@@ -8,6 +8,8 @@ import { useAddMasterAccount } from "../api/master-mutations";
 import { useAccountLiveSync } from "../api/use-account-live-sync";
 import { AccountFormDialog, emptyAccountForm } from "./account-form-dialog";
 import { MasterAccountCard } from "./master-account-card";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 /** §2 /master: the single master account, its add dialog and deletion. */
 export function MasterAccountPage() {
@@ -15,6 +17,7 @@ export function MasterAccountPage() {
   const { master, isLoading } = useMasterAccount();
   const [open, setOpen] = useState(false);
   const add = useAddMasterAccount();
+  const manage = usePermission("accounts.manage");
 
   return (
     <div className="flex flex-col gap-6" data-testid="page-master-account">
@@ -23,10 +26,12 @@ export function MasterAccountPage() {
         description="Manage the master trading account that signals will be copied from"
         actions={
           isLoading || master ? null : (
-            <Button onClick={() => setOpen(true)} data-testid="button-add-master">
-              <Plus />
-              Add Master Account
-            </Button>
+            <PermissionTooltip reason={manage.reason}>
+              <Button onClick={() => setOpen(true)} disabled={!manage.allowed} data-testid="button-add-master">
+                <Plus />
+                Add Master Account
+              </Button>
+            </PermissionTooltip>
           )
         }
       />
@@ -43,10 +48,12 @@ export function MasterAccountPage() {
           title="No Master Account"
           description="Add a master account to start copying trades to your slave accounts."
           action={
-            <Button onClick={() => setOpen(true)} data-testid="button-add-master-empty">
-              <Plus />
-              Add Master Account
-            </Button>
+            <PermissionTooltip reason={manage.reason}>
+              <Button onClick={() => setOpen(true)} disabled={!manage.allowed} data-testid="button-add-master-empty">
+                <Plus />
+                Add Master Account
+              </Button>
+            </PermissionTooltip>
           }
         />
       )}

@@ -8,6 +8,8 @@ import { useMasterAccount } from "@/lib/account-queries";
 import { formatRelativeTime, formatUsd } from "@/lib/format";
 import { useSaveMasterAccount } from "../api/master-mutations";
 import { AccountFormDialog, emptyAccountForm } from "./account-form-dialog";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 /**
  * §2 Overview master card: status, account number, balance, equity, broker, platform, last
@@ -17,6 +19,7 @@ export function OverviewMasterCard({ now }: { now: number }) {
   const { master, isLoading } = useMasterAccount();
   const [open, setOpen] = useState(false);
   const save = useSaveMasterAccount(master);
+  const manage = usePermission("accounts.manage");
 
   const initialValues = master
     ? { accountNumber: master.accountNumber, alias: master.alias ?? "", broker: master.broker, platform: master.platform, role: "MASTER" as const, status: "active" as const }
@@ -27,11 +30,13 @@ export function OverviewMasterCard({ now }: { now: number }) {
       <CardHeader className="flex-row flex-wrap items-center justify-between gap-3">
         <div className="flex items-center gap-3">
           <CardTitle>Master Account</CardTitle>
-          {master ? <AccountStatusBadge status={master.status} testId="status-master" /> : null}
+          {master ? <AccountStatusBadge status={master.status} testId="status-master" lastHeartbeat={master.lastHeartbeat} /> : null}
         </div>
-        <Button size="sm" onClick={() => setOpen(true)} disabled={isLoading} data-testid="button-add-master">
-          {master ? "Replace Master" : "Add Master"}
-        </Button>
+        <PermissionTooltip reason={manage.reason}>
+          <Button size="sm" onClick={() => setOpen(true)} disabled={isLoading || !manage.allowed} data-testid="button-add-master">
+            {master ? "Replace Master" : "Add Master"}
+          </Button>
+        </PermissionTooltip>
       </CardHeader>
       <CardContent>
         {isLoading ? (

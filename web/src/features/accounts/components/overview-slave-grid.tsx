@@ -48,7 +48,7 @@ function OverviewSlaveCard({ slave, index, now }: { slave: Account; index: numbe
           <p className="truncate text-sm text-muted-foreground">{slave.broker || "Unknown"}</p>
         </div>
         <div className="flex flex-col items-end gap-1">
-          <AccountStatusBadge status={slave.status} testId={`status-slave-${slave.id}`} />
+          <AccountStatusBadge status={slave.status} testId={`status-slave-${slave.id}`} lastHeartbeat={slave.lastHeartbeat} />
           <CloseOnlyBadge account={slave} now={now} />
           <SyncStatusBadge accountId={slave.id} />
         </div>

@@ -12,6 +12,8 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { formatDate, formatRelativeTime, formatUsd } from "@/lib/format";
 import { useResumeCopying } from "@/lib/resume-copying";
 import { DeleteAccountDescription } from "./delete-account-description";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 export interface SlaveAccountCardProps {
   account: Account;
@@ -44,6 +46,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 export function SlaveAccountCard({ account, index, now, onEdit, onToggleStatus, onDelete, toggling }: SlaveAccountCardProps) {
   const id = account.id;
   const resume = useResumeCopying();
+  const manage = usePermission("accounts.manage");
   return (
     <Card data-testid={`card-slave-${id}`}>
       <CardHeader className="flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
@@ -55,35 +58,41 @@ export function SlaveAccountCard({ account, index, now, onEdit, onToggleStatus, 
             <p className="truncate text-sm text-muted-foreground">{account.broker}</p>
           </div>
           <div className="flex shrink-0 items-center gap-2">
-            <AccountStatusBadge status={account.status} testId={`status-slave-${id}`} />
+            <AccountStatusBadge status={account.status} testId={`status-slave-${id}`} lastHeartbeat={account.lastHeartbeat} />
             <CloseOnlyBadge account={account} now={now} onResume={() => resume.mutate(account)} resuming={resume.isPending} />
             <SyncStatusBadge accountId={id} />
           </div>
         </div>
         <div className="flex flex-wrap gap-2">
           <SyncButton account={account} />
-          <Button variant="outline" size="sm" onClick={() => onEdit(account)} data-testid={`button-edit-slave-${id}`}>
-            <Pencil />
-            Edit
-          </Button>
-          <Button variant="outline" size="sm" onClick={() => onToggleStatus(account)} disabled={toggling} data-testid={`button-toggle-slave-${id}`}>
-            <Power />
-            {account.status === "active" ? "Disable" : "Enable"}
-          </Button>
-          <ConfirmDialog
-            title="Delete Account"
-            description={<DeleteAccountDescription account={account} />}
-            testId="dialog-confirm-account-delete"
-            confirmLabel="Delete"
-            destructive
-            onConfirm={() => onDelete(account)}
-            trigger={
-              <Button variant="destructive" size="sm" data-testid={`button-delete-slave-${id}`}>
-                <Trash />
-                Delete
-              </Button>
-            }
-          />
+          <PermissionTooltip reason={manage.reason}>
+            <Button variant="outline" size="sm" onClick={() => onEdit(account)} disabled={!manage.allowed} data-testid={`button-edit-slave-${id}`}>
+              <Pencil />
+              Edit
+            </Button>
+          </PermissionTooltip>
+          <PermissionTooltip reason={manage.reason}>
+            <Button variant="outline" size="sm" onClick={() => onToggleStatus(account)} disabled={toggling || !manage.allowed} data-testid={`button-toggle-slave-${id}`}>
+              <Power />
+              {account.status === "active" ? "Disable" : "Enable"}
+            </Button>
+          </PermissionTooltip>
+          <PermissionTooltip reason={manage.reason}>
+            <ConfirmDialog
+              title="Delete Account"
+              description={<DeleteAccountDescription account={account} />}
+              testId="dialog-confirm-account-delete"
+              confirmLabel="Delete"
+              destructive
+              onConfirm={() => onDelete(account)}
+              trigger={
+                <Button variant="destructive" size="sm" disabled={!manage.allowed} data-testid={`button-delete-slave-${id}`}>
+                  <Trash />
+                  Delete
+                </Button>
+              }
+            />
+          </PermissionTooltip>
         </div>
       </CardHeader>
       <CardContent className="grid gap-3 sm:grid-cols-2 xl:grid-cols-4">

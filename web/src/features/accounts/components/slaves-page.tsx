@@ -10,6 +10,8 @@ import { useAddSlaveAccount, useDeleteSlaveAccount, useEditSlaveAccount, useTogg
 import { useAccountLiveSync } from "../api/use-account-live-sync";
 import { AccountFormDialog, emptyAccountForm } from "./account-form-dialog";
 import { SlaveAccountCard } from "./slave-account-card";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 const SLAVE_PLATFORMS = ["MT4", "MT5"] as const;
 const BROKER_PLACEHOLDER = "e.g., IC Markets, Pepperstone, XM";
@@ -25,6 +27,7 @@ export function SlaveAccountsPage() {
   const edit = useEditSlaveAccount();
   const toggle = useToggleSlaveStatus();
   const remove = useDeleteSlaveAccount();
+  const manage = usePermission("accounts.manage");
 
   return (
     <div className="flex flex-col gap-6" data-testid="page-slave-accounts">
@@ -32,10 +35,12 @@ export function SlaveAccountsPage() {
         title="Slave Accounts"
         description="Manage and monitor your MT4 slave accounts"
         actions={
-          <Button onClick={() => setAdding(true)} data-testid="button-add-slave">
-            <Plus />
-            Add Slave Account
-          </Button>
+          <PermissionTooltip reason={manage.reason}>
+            <Button onClick={() => setAdding(true)} disabled={!manage.allowed} data-testid="button-add-slave">
+              <Plus />
+              Add Slave Account
+            </Button>
+          </PermissionTooltip>
         }
       />
       {isLoading ? (

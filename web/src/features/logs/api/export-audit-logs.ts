@@ -4,6 +4,7 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { toastError } from "@/components/ui/use-toast";
+import { failureText } from "@/lib/api-client";
 import { downloadFile } from "@/lib/download";
 import { type ExportFormat, type LogFilter, type ReasonFilter, auditExportUrl } from "./log-filter";
 
@@ -18,7 +19,7 @@ export function useExportAuditLogs() {
     mutationFn: ({ format, filter, reason }: { format: ExportFormat; filter: LogFilter; reason?: ReasonFilter }) => downloadAuditExport(format, filter, reason),
     onError: (error) => {
       console.error("Failed to export audit logs.", error);
-      toastError("Failed to export audit logs.");
+      toastError(failureText("Failed to export audit logs.", error));
     },
   });
 }

@@ -17,8 +17,9 @@ function metadataLabel(log: Pick<AuditLog, "message" | "createdAt">): string {
 }
 
 /**
- * §2 /logs entry: level icon, message, time, source, level, the last 8 characters of the account
- * and signal ids when present, and metadata as formatted JSON. Off-screen entries skip layout
+ * §2 /logs entry: level icon, message, time, source, level, the account by name (issue 16: "Alpha ·
+ * 7001", "Slave #7002 (deleted)"; the last 8 characters of its id only when the server could not
+ * name it), the last 8 characters of the signal id, and metadata as formatted JSON. Off-screen entries skip layout
  * and paint (content-visibility), so long lists stay fast.
  */
 export const LogEntry = memo(function LogEntry({ log }: { log: AuditLog }) {
@@ -44,8 +45,13 @@ export const LogEntry = memo(function LogEntry({ log }: { log: AuditLog }) {
           <Badge variant="outline">{log.source}</Badge>
           <Badge variant={style.badge}>{log.level}</Badge>
           {log.accountId ? (
-            <span>
-              Account: <span className="font-mono text-foreground">{shortId(log.accountId)}</span>
+            <span data-testid={`text-log-account-${log.id}`} title={log.accountId}>
+              Account:{" "}
+              {log.accountName ? (
+                <span className="text-foreground">{log.accountName}</span>
+              ) : (
+                <span className="font-mono text-foreground">{shortId(log.accountId)}</span>
+              )}
             </span>
           ) : null}
           {log.signalId ? (

@@ -1,6 +1,7 @@
 import type { SymbolMap } from "#contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toastError, toastSuccess } from "@/components/ui/use-toast";
+import { failureText } from "@/lib/api-client";
 import { createSymbolMap, deleteSymbolMap, symbolMapKeys, updateSymbolMap } from "./symbol-maps";
 
 type ListUpdate<TVariables, TData> = (list: SymbolMap[], data: TData, variables: TVariables) => SymbolMap[];
@@ -25,7 +26,7 @@ function useSymbolMapMutation<TVariables, TData>(
     },
     onError: (error) => {
       console.error(failure, error);
-      toastError(failure);
+      toastError(failureText(failure, error));
     },
   });
 }

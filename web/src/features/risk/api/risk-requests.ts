@@ -6,7 +6,7 @@ import type { Account, EaProfileRequest, RiskLimit, RiskLimitRequest } from "#co
 import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toastError, toastSuccess } from "@/components/ui/use-toast";
 import { accountKeys, invalidateAccountQueries } from "@/lib/account-queries";
-import { apiRequest } from "@/lib/api-client";
+import { apiRequest, failureText } from "@/lib/api-client";
 
 export const riskLimitsKey = ["/api/risk-limits"] as const;
 
@@ -54,7 +54,7 @@ export function useSaveRiskSettings() {
     },
     onError: (error) => {
       console.error(SAVE_FAILURE, error);
-      toastError(SAVE_FAILURE);
+      toastError(failureText(SAVE_FAILURE, error));
     },
   });
 }
@@ -70,7 +70,7 @@ export function useSaveRiskEnabled() {
     },
     onError: (error) => {
       console.error(SAVE_FAILURE, error);
-      toastError(SAVE_FAILURE);
+      toastError(failureText(SAVE_FAILURE, error));
     },
   });
 }
@@ -86,7 +86,7 @@ export function usePauseAllCopying() {
     },
     onError: (error) => {
       console.error("Failed to pause copying.", error);
-      toastError("Failed to pause copying.");
+      toastError(failureText("Failed to pause copying.", error));
     },
   });
 }
@@ -100,7 +100,7 @@ export function useCloseAllPositions() {
     },
     onError: (error) => {
       console.error("Failed to close positions.", error);
-      toastError("Failed to close positions.");
+      toastError(failureText("Failed to close positions.", error));
     },
   });
 }
