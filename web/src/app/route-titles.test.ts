@@ -25,6 +25,7 @@ describe("routeTitle (WCAG 2.4.2: a title per route)", () => {
     ["/login", "Sign in · CopyBridge"],
     ["/register", "Create account · CopyBridge"],
     ["/forgot-password", "Forgot password · CopyBridge"],
+    ["/accept-invitation", "Accept invitation · CopyBridge"],
     ["/trades", "Sign in · CopyBridge"],
   ])("signed out, %s is titled %s", (path, title) => {
     expect(routeTitle(path, false)).toBe(title);

@@ -8,6 +8,8 @@ const PUBLIC_TITLES: Readonly<Record<string, string>> = {
   "/login": "Sign in",
   "/register": "Create account",
   "/forgot-password": "Forgot password",
+  "/reset-password": "Reset password",
+  "/accept-invitation": "Accept invitation",
 };
 
 /**

@@ -1,7 +1,8 @@
 import { useEffect } from "react";
-import { Navigate, Route, Routes, useLocation } from "react-router";
+import { Navigate, Route, Routes, useLocation, useSearchParams } from "react-router";
 import { FullPageSpinner } from "@/components/ui/spinner";
-import { ForgotPasswordPage, LoginPage, RegisterPage } from "@/features/auth";
+import { ForgotPasswordPage, LoginPage, loginPathFor, RegisterPage, ResetPasswordPage, safeNextPath } from "@/features/auth";
+import { AcceptInvitationPage } from "@/features/members";
 import { useAuth } from "@/lib/auth";
 import { RealtimeProvider } from "@/lib/realtime";
 import {
@@ -44,7 +45,9 @@ export function AppRoutes() {
         <Route path="/login" element={<LoginPage />} />
         <Route path="/register" element={<RegisterPage />} />
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
-        <Route path="*" element={<Navigate to="/login" replace />} />
+        <Route path="/reset-password" element={<ResetPasswordPage />} />
+        <Route path="/accept-invitation" element={<AcceptInvitationPage />} />
+        <Route path="*" element={<ToLogin />} />
       </Routes>
     );
   }
@@ -52,9 +55,11 @@ export function AppRoutes() {
   return (
     <RealtimeProvider>
       <Routes>
-        <Route path="/login" element={<Navigate to="/" replace />} />
+        <Route path="/login" element={<AfterSignIn />} />
         <Route path="/register" element={<Navigate to="/" replace />} />
         <Route path="/forgot-password" element={<Navigate to="/" replace />} />
+        <Route path="/reset-password" element={<Navigate to="/" replace />} />
+        <Route path="/accept-invitation" element={<Navigate to="/" replace />} />
         <Route element={<AppShell />}>
           <Route index element={<OverviewPage />} />
           <Route path="master" element={<MasterAccountPage />} />
@@ -72,4 +77,16 @@ export function AppRoutes() {
       </Routes>
     </RealtimeProvider>
   );
+}
+
+/** Signed out on a dashboard path: to /login, remembering the path (issue 16: land on the page asked for). */
+function ToLogin() {
+  const { pathname, search } = useLocation();
+  return <Navigate to={loginPathFor(pathname + search)} replace />;
+}
+
+/** Signed in on /login (just now, or by bookmark): to its `next` path when safe, else / (spec §2). */
+function AfterSignIn() {
+  const [params] = useSearchParams();
+  return <Navigate to={safeNextPath(params.get("next"))} replace />;
 }

@@ -4,6 +4,8 @@ import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { formatRelativeTime } from "@/lib/format";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 type CloseOnlyAccount = Pick<Account, "closeOnly"> & Partial<Pick<Account, "id" | "alias" | "accountNumber">>;
 
@@ -40,6 +42,7 @@ export interface CloseOnlyBadgeProps {
  * `button-resume-slave`.
  */
 export function CloseOnlyBadge({ account, now = Date.now(), onResume, resuming = false }: CloseOnlyBadgeProps) {
+  const operate = usePermission("copy.operate");
   const state = account.closeOnly;
   if (!state) return null;
   const title = closeOnlyTitle(state, now);
@@ -50,18 +53,20 @@ export function CloseOnlyBadge({ account, now = Date.now(), onResume, resuming =
         Close-only
       </Badge>
       {onResume ? (
-        <ConfirmDialog
-          title="Resume copying"
-          description={resumeDescription(name, state.reason)}
-          confirmLabel="Resume"
-          onConfirm={onResume}
-          trigger={
-            <Button variant="outline" size="sm" className="h-6 px-2 text-xs" disabled={resuming} data-testid="button-resume-slave">
-              <Play />
-              Resume
-            </Button>
-          }
-        />
+        <PermissionTooltip reason={operate.reason}>
+          <ConfirmDialog
+            title="Resume copying"
+            description={resumeDescription(name, state.reason)}
+            confirmLabel="Resume"
+            onConfirm={onResume}
+            trigger={
+              <Button variant="outline" size="sm" className="h-6 px-2 text-xs" disabled={resuming || !operate.allowed} data-testid="button-resume-slave">
+                <Play />
+                Resume
+              </Button>
+            }
+          />
+        </PermissionTooltip>
       ) : null}
     </span>
   );

@@ -2,6 +2,8 @@ import { CirclePause, Play } from "lucide-react";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { resumeCopyingDescription, useCopyPause, useResumeOrganisationCopying } from "@/lib/copy-pause";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 /**
  * "Copying paused" banner (issue 13, Overview): shown while Pause All / PANIC STOP holds the
@@ -11,6 +13,7 @@ import { resumeCopyingDescription, useCopyPause, useResumeOrganisationCopying } 
 export function CopyPausedBanner() {
   const { copyPaused, tenantPausedSlaves } = useCopyPause();
   const resume = useResumeOrganisationCopying();
+  const operate = usePermission("copy.operate");
   if (!copyPaused) return null;
   return (
     <div
@@ -27,18 +30,20 @@ export function CopyPausedBanner() {
           </p>
         </div>
       </div>
-      <ConfirmDialog
-        title="Resume copying"
-        description={resumeCopyingDescription(tenantPausedSlaves)}
-        confirmLabel="Resume copying"
-        onConfirm={() => resume.mutate()}
-        trigger={
-          <Button variant="outline" className="shrink-0" disabled={resume.isPending} data-testid="button-resume-copying">
-            <Play />
-            {resume.isPending ? "Resuming..." : "Resume copying"}
-          </Button>
-        }
-      />
+      <PermissionTooltip reason={operate.reason} className="inline-flex shrink-0 rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+        <ConfirmDialog
+          title="Resume copying"
+          description={resumeCopyingDescription(tenantPausedSlaves)}
+          confirmLabel="Resume copying"
+          onConfirm={() => resume.mutate()}
+          trigger={
+            <Button variant="outline" className="shrink-0" disabled={resume.isPending || !operate.allowed} data-testid="button-resume-copying">
+              <Play />
+              {resume.isPending ? "Resuming..." : "Resume copying"}
+            </Button>
+          }
+        />
+      </PermissionTooltip>
     </div>
   );
 }

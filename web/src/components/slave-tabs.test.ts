@@ -1,7 +1,7 @@
 import type { Account } from "#contract";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   ALL_TAB,
   SlaveTabs,
@@ -11,6 +11,10 @@ import {
   slaveTabLabel,
   splitSlaveTabs,
 } from "./slave-tabs";
+
+// The tabs' close-only badge asks the signed-in role whether it may resume copying; rendered here
+// without a session, it is an owner's view.
+vi.mock("@/lib/permissions", () => ({ usePermission: () => ({ allowed: true, reason: null }) }));
 
 function slave(n: number, alias: string | null = `Slave ${n}`): Account {
   return {

@@ -4,8 +4,10 @@ import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { toast, toastError } from "@/components/ui/use-toast";
 import { invalidateAccountQueries } from "@/lib/account-queries";
-import { apiRequest } from "@/lib/api-client";
+import { apiRequest, failureText } from "@/lib/api-client";
 import { invalidateCopyPause } from "@/lib/copy-pause";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 /**
  * §2/§4 PANIC STOP: confirm, then POST /api/emergency/panic-stop (response not read). The button
@@ -13,6 +15,7 @@ import { invalidateCopyPause } from "@/lib/copy-pause";
  */
 export function PanicStopButton() {
   const queryClient = useQueryClient();
+  const operate = usePermission("copy.operate");
   const panicStop = useMutation({
     mutationFn: () => apiRequest("POST", "/api/emergency/panic-stop"),
     onSuccess: async () => {
@@ -23,23 +26,25 @@ export function PanicStopButton() {
     },
     onError: (error) => {
       console.error("Panic stop failed", error);
-      toastError("Failed to execute panic stop.");
+      toastError(failureText("Failed to execute panic stop.", error));
     },
   });
 
   return (
-    <ConfirmDialog
-      title="PANIC STOP"
-      description="Are you sure you want to execute PANIC STOP? This will close all positions and pause copying."
-      confirmLabel="Execute PANIC STOP"
-      destructive
-      onConfirm={() => panicStop.mutate()}
-      trigger={
-        <Button variant="destructive" className="w-full font-bold tracking-wide" disabled={panicStop.isPending} data-testid="button-panic-stop">
-          <OctagonX />
-          {panicStop.isPending ? "EXECUTING..." : "PANIC STOP"}
-        </Button>
-      }
-    />
+    <PermissionTooltip reason={operate.reason} className="flex w-full rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+      <ConfirmDialog
+        title="PANIC STOP"
+        description="Are you sure you want to execute PANIC STOP? This will close all positions and pause copying."
+        confirmLabel="Execute PANIC STOP"
+        destructive
+        onConfirm={() => panicStop.mutate()}
+        trigger={
+          <Button variant="destructive" className="w-full font-bold tracking-wide" disabled={panicStop.isPending || !operate.allowed} data-testid="button-panic-stop">
+            <OctagonX />
+            {panicStop.isPending ? "EXECUTING..." : "PANIC STOP"}
+          </Button>
+        }
+      />
+    </PermissionTooltip>
   );
 }

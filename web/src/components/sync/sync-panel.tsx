@@ -21,6 +21,8 @@ import { planChangedFrom, useSyncApply, useSyncDryRun, useSyncStatus } from "@/l
 import { applyQuestion, checkedLineText, queuedToastText, syncStatusText } from "@/lib/sync/sync-text";
 import { useNow } from "@/lib/use-now";
 import { PlanOrdersList, SyncDifferenceList, SyncPlanView } from "./sync-lists";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 type SyncAccount = Pick<Account, "id" | "alias" | "accountNumber">;
 
@@ -65,6 +67,8 @@ function SyncPanelBody({ accountId, name, onQueued }: { accountId: string; name:
   const status = useSyncStatus(accountId);
   const dryRun = useSyncDryRun(accountId);
   const apply = useSyncApply(accountId);
+  // Dry run and Apply are both POST /api/accounts/:id/sync, which needs copy.operate.
+  const operate = usePermission("copy.operate");
   /** The plan the user saw last (dry run or the one a 409 carried): the only one Apply sends. */
   const [shown, setShown] = useState<SyncPlan | null>(null);
   const [changed, setChanged] = useState<string | null>(null);
@@ -154,19 +158,23 @@ function SyncPanelBody({ accountId, name, onQueued }: { accountId: string; name:
       ) : null}
       {shown ? <SyncPlanView plan={shown} /> : null}
       <DialogFooter>
-        <Button variant="outline" onClick={() => runDryRun()} disabled={dryRun.isPending || apply.isPending} data-testid="button-sync-dry-run">
-          <RefreshCcw className={dryRun.isPending ? "animate-spin" : undefined} />
-          Dry run
-        </Button>
-        <Button
-          onClick={() => setConfirming(true)}
-          disabled={!canApply}
-          title={shown === null ? "Run a dry run first to see the plan" : undefined}
-          data-testid="button-sync-apply"
-        >
-          <Send />
-          {apply.isPending ? "Applying..." : "Apply"}
-        </Button>
+        <PermissionTooltip reason={operate.reason}>
+          <Button variant="outline" onClick={() => runDryRun()} disabled={dryRun.isPending || apply.isPending || !operate.allowed} data-testid="button-sync-dry-run">
+            <RefreshCcw className={dryRun.isPending ? "animate-spin" : undefined} />
+            Dry run
+          </Button>
+        </PermissionTooltip>
+        <PermissionTooltip reason={operate.reason}>
+          <Button
+            onClick={() => setConfirming(true)}
+            disabled={!canApply || !operate.allowed}
+            title={shown === null && operate.allowed ? "Run a dry run first to see the plan" : undefined}
+            data-testid="button-sync-apply"
+          >
+            <Send />
+            {apply.isPending ? "Applying..." : "Apply"}
+          </Button>
+        </PermissionTooltip>
       </DialogFooter>
       {shown ? (
         <AlertDialog open={confirming} onOpenChange={setConfirming}>

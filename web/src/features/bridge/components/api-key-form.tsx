@@ -11,6 +11,8 @@ import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { accountsQuery } from "@/lib/account-queries";
 import { useCreateApiKey } from "../api/api-keys";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 /** §2 scope choices, MASTER first (the default). */
 export const SCOPE_LABELS: Record<ApiKeyScope, string> = {
@@ -57,6 +59,7 @@ function unboundHint(scope: ApiKeyScope, hasMaster: boolean) {
  */
 export function ApiKeyForm({ onCreated }: { onCreated: (created: CreateApiKeyResponse) => void }) {
   const create = useCreateApiKey();
+  const manage = usePermission("keys.manage");
   const { data: accounts = [] } = useQuery(accountsQuery);
   const [confirmUnbound, setConfirmUnbound] = useState<CreateApiKeyRequest | null>(null);
   const form = useForm<CreateApiKeyRequest>({
@@ -139,10 +142,12 @@ export function ApiKeyForm({ onCreated }: { onCreated: (created: CreateApiKeyRes
         />
       </FormField>
       <div className="flex items-end md:col-span-2 xl:col-span-1 xl:h-full xl:pt-6">
-        <Button type="submit" className="w-full xl:w-auto" disabled={!name.trim() || create.isPending} data-testid="button-create-key">
-          <KeyRound />
-          {create.isPending ? "Creating..." : "Create Key"}
-        </Button>
+        <PermissionTooltip reason={manage.reason} className="flex w-full rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring xl:w-auto">
+          <Button type="submit" className="w-full xl:w-auto" disabled={!name.trim() || create.isPending || !manage.allowed} data-testid="button-create-key">
+            <KeyRound />
+            {create.isPending ? "Creating..." : "Create Key"}
+          </Button>
+        </PermissionTooltip>
       </div>
       <ConfirmDialog
         open={confirmUnbound !== null}

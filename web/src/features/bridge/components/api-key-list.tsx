@@ -8,6 +8,8 @@ import { Button } from "@/components/ui/button";
 import { Switch } from "@/components/ui/switch";
 import { formatDate } from "@/lib/format";
 import { useApiKeys, useDeleteApiKey, useSetApiKeyEnabled } from "../api/api-keys";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 /** Date and time of a last use, or 'Never'. */
 function lastUsed(iso: string | null): string {
@@ -58,6 +60,7 @@ export function ApiKeyList() {
   const { keys, isLoading } = useApiKeys();
   const remove = useDeleteApiKey();
   const setEnabled = useSetApiKeyEnabled();
+  const manage = usePermission("keys.manage");
   // The key whose Disable awaits confirmation (null: no question open).
   const [toDisable, setToDisable] = useState<ApiKey | null>(null);
 
@@ -116,37 +119,42 @@ export function ApiKeyList() {
               </div>
               <div className="flex items-center gap-3 self-end sm:self-auto">
                 {/* Busy is aria-disabled, not disabled: a disabled switch drops keyboard focus to <body> (WCAG 2.4.3). */}
-                <Switch
-                  checked={key.enabled}
-                  onCheckedChange={(enabled) => {
-                    if (toggling) return;
-                    if (enabled) setEnabled.mutate({ key, enabled });
-                    else setToDisable(key);
-                  }}
-                  aria-disabled={toggling || undefined}
-                  aria-label={`${key.enabled ? "Disable" : "Enable"} ${key.name}`}
-                  data-testid={`switch-key-${key.id}`}
-                />
-                <ConfirmDialog
-                  title="Delete API Key"
-                  description={
-                    <>
-                      <span className="block">{deleteKeyQuestion(key.name)}</span>
-                      <span className="mt-2 block" data-testid="text-key-delete-consequence">
-                        {deleteKeyConsequence(key)}
-                      </span>
-                    </>
-                  }
-                  testId="dialog-confirm-key-delete"
-                  confirmLabel="Delete"
-                  destructive
-                  onConfirm={() => remove.mutate(key)}
-                  trigger={
-                    <Button variant="ghost" size="icon" className="text-destructive hover:bg-destructive/10 hover:text-destructive" disabled={deleting} aria-label={`Delete ${key.name}`} data-testid={`button-delete-key-${key.id}`}>
-                      <Trash />
-                    </Button>
-                  }
-                />
+                <PermissionTooltip reason={manage.reason}>
+                  <Switch
+                    checked={key.enabled}
+                    disabled={!manage.allowed}
+                    onCheckedChange={(enabled) => {
+                      if (toggling) return;
+                      if (enabled) setEnabled.mutate({ key, enabled });
+                      else setToDisable(key);
+                    }}
+                    aria-disabled={toggling || undefined}
+                    aria-label={`${key.enabled ? "Disable" : "Enable"} ${key.name}`}
+                    data-testid={`switch-key-${key.id}`}
+                  />
+                </PermissionTooltip>
+                <PermissionTooltip reason={manage.reason}>
+                  <ConfirmDialog
+                    title="Delete API Key"
+                    description={
+                      <>
+                        <span className="block">{deleteKeyQuestion(key.name)}</span>
+                        <span className="mt-2 block" data-testid="text-key-delete-consequence">
+                          {deleteKeyConsequence(key)}
+                        </span>
+                      </>
+                    }
+                    testId="dialog-confirm-key-delete"
+                    confirmLabel="Delete"
+                    destructive
+                    onConfirm={() => remove.mutate(key)}
+                    trigger={
+                      <Button variant="ghost" size="icon" className="text-destructive hover:bg-destructive/10 hover:text-destructive" disabled={deleting || !manage.allowed} aria-label={`Delete ${key.name}`} data-testid={`button-delete-key-${key.id}`}>
+                        <Trash />
+                      </Button>
+                    }
+                  />
+                </PermissionTooltip>
               </div>
             </li>
           );

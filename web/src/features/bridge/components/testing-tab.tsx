@@ -27,6 +27,8 @@ import { type TestCredentials, sendTestRequest } from "../api/send-test-request"
 import { type TestRequest, type TestSignalType, buildHeartbeatRequest, buildSignalRequest, createSignalRequestCache, sampleSignalText } from "../api/test-payload";
 import { type PreviewOutcome, PreviewTable } from "./preview-table";
 import { type TestOutcome, TestResultView } from "./test-result";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 type TestKind = "HEARTBEAT" | TestSignalType;
 
@@ -90,6 +92,8 @@ export function TestingTab({ credentials, onCredentialsChange }: { credentials: 
   const [previewOutcome, setPreviewOutcome] = useState<PreviewOutcome | null>(null);
   const [live, setLive] = useState<PendingLive | null>(null);
   const valid = isJson(editor);
+  // Signal buttons preview first (POST /api/copy/preview: copy.operate); the heartbeat is signed with the key alone.
+  const operate = usePermission("copy.operate");
 
   const send = async (kind: TestKind, request: TestRequest, extraHeaders: Record<string, string> = {}) => {
     setPending(kind);
@@ -231,10 +235,12 @@ export function TestingTab({ credentials, onCredentialsChange }: { credentials: 
           </div>
           <div className="grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-4 2xl:grid-cols-2">
             {BUTTONS.map(({ kind, label, testId }) => (
-              <Button key={kind} variant={kind === "HEARTBEAT" ? "outline" : "secondary"} disabled={pending !== null} onClick={() => void run(kind)} data-testid={testId}>
-                {kind === "HEARTBEAT" ? <HeartPulse /> : mode === "preview" ? <Eye /> : <Send />}
-                {pending === kind ? (kind !== "HEARTBEAT" && mode === "preview" ? "Previewing..." : "Sending...") : label}
-              </Button>
+              <PermissionTooltip key={kind} reason={kind === "HEARTBEAT" ? null : operate.reason} className="grid rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+                <Button variant={kind === "HEARTBEAT" ? "outline" : "secondary"} disabled={pending !== null || (kind !== "HEARTBEAT" && !operate.allowed)} onClick={() => void run(kind)} data-testid={testId}>
+                  {kind === "HEARTBEAT" ? <HeartPulse /> : mode === "preview" ? <Eye /> : <Send />}
+                  {pending === kind ? (kind !== "HEARTBEAT" && mode === "preview" ? "Previewing..." : "Sending...") : label}
+                </Button>
+              </PermissionTooltip>
             ))}
           </div>
         </CardContent>

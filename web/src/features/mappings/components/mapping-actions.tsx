@@ -3,6 +3,8 @@ import { Pencil, Trash } from "lucide-react";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 /** §4 mapping state: Active or Disabled. */
 export function MappingStatusBadge({ mapping }: { mapping: SymbolMap }) {
@@ -25,31 +27,36 @@ export function MappingActions({
   onDelete: (mapping: SymbolMap) => void;
   deleting: boolean;
 }) {
+  const operate = usePermission("copy.operate");
   return (
     <div className="flex justify-end gap-1">
-      <Button variant="ghost" size="sm" onClick={() => onEdit(mapping)} data-testid={`button-edit-mapping-${mapping.id}`}>
-        <Pencil />
-        Edit
-      </Button>
-      <ConfirmDialog
-        title="Delete Mapping"
-        description="Are you sure you want to delete this symbol mapping?"
-        confirmLabel="Delete"
-        destructive
-        onConfirm={() => onDelete(mapping)}
-        trigger={
-          <Button
-            variant="ghost"
-            size="sm"
-            className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-            disabled={deleting}
-            data-testid={`button-delete-mapping-${mapping.id}`}
-          >
-            <Trash />
-            Delete
-          </Button>
-        }
-      />
+      <PermissionTooltip reason={operate.reason}>
+        <Button variant="ghost" size="sm" onClick={() => onEdit(mapping)} disabled={!operate.allowed} data-testid={`button-edit-mapping-${mapping.id}`}>
+          <Pencil />
+          Edit
+        </Button>
+      </PermissionTooltip>
+      <PermissionTooltip reason={operate.reason}>
+        <ConfirmDialog
+          title="Delete Mapping"
+          description="Are you sure you want to delete this symbol mapping?"
+          confirmLabel="Delete"
+          destructive
+          onConfirm={() => onDelete(mapping)}
+          trigger={
+            <Button
+              variant="ghost"
+              size="sm"
+              className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+              disabled={deleting || !operate.allowed}
+              data-testid={`button-delete-mapping-${mapping.id}`}
+            >
+              <Trash />
+              Delete
+            </Button>
+          }
+        />
+      </PermissionTooltip>
     </div>
   );
 }

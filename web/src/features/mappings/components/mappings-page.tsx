@@ -13,6 +13,8 @@ import { useSymbolSpecs } from "../api/symbol-specs";
 import { emptyMappingForm, mappingToForm } from "../lib/mapping-form";
 import { MappingFormDialog } from "./mapping-form-dialog";
 import { MappingTable } from "./mapping-table";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 /**
  * §2 /mappings Symbol Mapping: 'Add Mapping' dialog, tabs like Live Trades (All plus the first 5
@@ -27,6 +29,7 @@ export function MappingsPage() {
   const create = useCreateSymbolMap();
   const update = useUpdateSymbolMap();
   const remove = useDeleteSymbolMap();
+  const operate = usePermission("copy.operate");
 
   const accountLabels = useMemo(
     () => new Map(slaves.map((s) => [s.id, s.alias ? `${slaveTabLabel(s)} (#${s.accountNumber})` : slaveTabLabel(s)])),
@@ -88,10 +91,12 @@ export function MappingsPage() {
         title="Symbol Mapping"
         description="Configure symbol translations between MT5 and MT4"
         actions={
-          <Button onClick={() => setAdding(true)} data-testid="button-add-mapping">
-            <Plus />
-            Add Mapping
-          </Button>
+          <PermissionTooltip reason={operate.reason}>
+            <Button onClick={() => setAdding(true)} disabled={!operate.allowed} data-testid="button-add-mapping">
+              <Plus />
+              Add Mapping
+            </Button>
+          </PermissionTooltip>
         }
       />
       {body}

@@ -20,6 +20,8 @@ import {
 } from "../api/copy-settings-form";
 import { useCopySettings, useSaveCopySettings } from "../api/copy-settings-requests";
 import { CopySettingsSelectField, CopySettingsSwitchField, CopySettingsTextField } from "./copy-settings-fields";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 const VOLUME_HINT = "Lots; every volume is rounded down to the slave symbol's volume step";
 
@@ -70,6 +72,7 @@ function CopySettingsForm({ accountId, settings }: { accountId: string; settings
     resetOptions: { keepDirtyValues: true },
   });
   const save = useSaveCopySettings();
+  const operate = usePermission("copy.operate");
   const mode = form.watch("sizingMode");
   const autoSync = form.watch("autoSync");
   const { register, control } = form;
@@ -182,10 +185,12 @@ function CopySettingsForm({ accountId, settings }: { accountId: string; settings
         </section>
       </div>
       <div className="flex justify-end">
-        <Button type="submit" disabled={save.isPending} className="w-full sm:w-auto" data-testid="button-save-copy-settings">
-          <Save />
-          {save.isPending ? "Saving..." : "Save Copy Settings"}
-        </Button>
+        <PermissionTooltip reason={operate.reason}>
+          <Button type="submit" disabled={save.isPending || !operate.allowed} className="w-full sm:w-auto" data-testid="button-save-copy-settings">
+            <Save />
+            {save.isPending ? "Saving..." : "Save Copy Settings"}
+          </Button>
+        </PermissionTooltip>
       </div>
     </form>
   );

@@ -11,6 +11,8 @@ import { type RiskFormOutput, type RiskFormValues, enabledTogglePayload, formFro
 import { useSaveRiskEnabled, useSaveRiskSettings } from "../api/risk-requests";
 import { CopySettingsCard } from "./copy-settings-card";
 import { RiskSettingsCards } from "./risk-settings-cards";
+import { PermissionTooltip } from "@/components/permission-tooltip";
+import { usePermission } from "@/lib/permissions";
 
 /**
  * §2 /risk tab of one slave: header (alias or number, broker, currency), 'Override EA Settings'
@@ -28,6 +30,7 @@ export function RiskAccountTab({ account, limit }: { account: Account; limit: Ri
   });
   const save = useSaveRiskSettings();
   const saveEnabled = useSaveRiskEnabled();
+  const operate = usePermission("copy.operate");
   const enabled = form.watch("enabled");
   const disabled = !enabled;
 
@@ -64,26 +67,30 @@ export function RiskAccountTab({ account, limit }: { account: Account; limit: Ri
                 name="overrideLocal"
                 render={({ field }) => (
                   <div className="flex items-center gap-2">
-                    <Switch
-                      id={`override-${account.id}`}
-                      ref={field.ref}
-                      checked={field.value}
-                      onCheckedChange={field.onChange}
-                      disabled={disabled}
-                      data-testid="switch-override"
-                    />
+                    <PermissionTooltip reason={operate.reason}>
+                      <Switch
+                        id={`override-${account.id}`}
+                        ref={field.ref}
+                        checked={field.value}
+                        onCheckedChange={field.onChange}
+                        disabled={disabled || !operate.allowed}
+                        data-testid="switch-override"
+                      />
+                    </PermissionTooltip>
                     <Label htmlFor={`override-${account.id}`}>Override EA Settings</Label>
                   </div>
                 )}
               />
               <div className="flex items-center gap-2">
-                <Switch
-                  id={`enabled-${account.id}`}
-                  checked={enabled}
-                  onCheckedChange={onEnabledChange}
-                  disabled={saveEnabled.isPending}
-                  data-testid="switch-enabled"
-                />
+                <PermissionTooltip reason={operate.reason}>
+                  <Switch
+                    id={`enabled-${account.id}`}
+                    checked={enabled}
+                    onCheckedChange={onEnabledChange}
+                    disabled={saveEnabled.isPending || !operate.allowed}
+                    data-testid="switch-enabled"
+                  />
+                </PermissionTooltip>
                 <Label htmlFor={`enabled-${account.id}`} className={enabled ? "text-success" : "text-muted-foreground"}>
                   {enabled ? "Enabled" : "Disabled"}
                 </Label>
@@ -93,10 +100,12 @@ export function RiskAccountTab({ account, limit }: { account: Account; limit: Ri
         </Card>
         <RiskSettingsCards accountId={account.id} register={form.register} control={form.control} errors={form.formState.errors} disabled={disabled} />
         <div className="flex justify-end">
-          <Button type="submit" disabled={disabled || save.isPending} className="w-full sm:w-auto" data-testid="button-save-risk">
-            <Save />
-            {save.isPending ? "Saving..." : "Save Risk Settings"}
-          </Button>
+          <PermissionTooltip reason={operate.reason}>
+            <Button type="submit" disabled={disabled || save.isPending || !operate.allowed} className="w-full sm:w-auto" data-testid="button-save-risk">
+              <Save />
+              {save.isPending ? "Saving..." : "Save Risk Settings"}
+            </Button>
+          </PermissionTooltip>
         </div>
       </form>
       <CopySettingsCard accountId={account.id} />
