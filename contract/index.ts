@@ -22,3 +22,4 @@ export * from "./sync.ts";
 export * from "./retention.ts";
 export * from "./permissions.ts";
 export * from "./members.ts";
+export * from "./overview.ts";

@@ -35,11 +35,22 @@ const click = (testId: string, waitFor?: string) => async (page: Page) => {
   if (waitFor) await page.getByTestId(waitFor).waitFor();
 };
 
+/** Issue 16: a fresh invitation of the seeded organisation, opened from its link (no SMTP: the link is returned). */
+async function openInvitation(page: Page, t: SeededTenant): Promise<void> {
+  const res = await t.api.post("/api/members/invitations", { email: `a11y-${Date.now()}@example.com`, role: "viewer" });
+  if (res.status !== 201) throw new Error(`invite: ${res.status}`);
+  const link = new URL((res.body as { inviteUrl: string }).inviteUrl);
+  await page.goto(`${link.pathname}${link.search}`);
+  await page.getByTestId("invitation-preview").waitFor();
+}
+
 const PUBLIC_SCREENS: Screen[] = [
   { name: "login", path: "/login", root: "page-login", title: title("Sign in") },
   { name: "login-registered", path: "/login?registered=true", root: "page-login", title: title("Sign in") },
   { name: "register", path: "/register", root: "page-register", title: title("Create account") },
   { name: "forgot-password", path: "/forgot-password", root: "page-forgot-password", title: title("Forgot password") },
+  { name: "accept-invitation-invalid", path: "/accept-invitation", root: "page-accept-invitation", title: title("Accept invitation") },
+  { name: "accept-invitation", path: "/accept-invitation", root: "page-accept-invitation", title: title("Accept invitation"), act: openInvitation },
 ];
 
 const SHELL_SCREENS: Screen[] = [
@@ -64,8 +75,10 @@ const SHELL_SCREENS: Screen[] = [
   { name: "bridge-endpoints", path: "/bridge", root: "page-bridge-server", title: title("Bridge Server"), act: click("tab-endpoints") },
   { name: "bridge-testing", path: "/bridge", root: "page-bridge-server", title: title("Bridge Server"), act: click("tab-testing") },
   { name: "bridge-documentation", path: "/bridge", root: "page-bridge-server", title: title("Bridge Server"), act: click("tab-documentation") },
+  { name: "bridge-api-reference", path: "/bridge", root: "page-bridge-server", title: title("Bridge Server"), act: click("tab-documentation", "text-api-count") },
   { name: "bridge-connect", path: "/bridge", root: "page-bridge-server", title: title("Bridge Server"), act: click("tab-connect") },
-  { name: "settings", path: "/settings", root: "page-settings", title: title("Settings") },
+  { name: "settings", path: "/settings", root: "page-settings", title: title("Settings"), ready: () => "table-members" },
+  { name: "settings-invite-dialog", path: "/settings", root: "page-settings", title: title("Settings"), act: click("button-invite-member", "dialog-invite-member") },
   { name: "not-found", path: "/no/such/screen", root: "page-not-found", title: title("Page Not Found") },
   { name: "panic-stop-confirm", path: "/", root: "page-overview", title: title("Overview"), act: click("button-panic-stop", "dialog-confirm") },
 ];

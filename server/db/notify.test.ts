@@ -27,7 +27,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("one LISTEN connection on PostgreS
     const r = await t.ctx.db.execute(
       sql`select count(*)::int as n from pg_stat_activity where application_name = ${LISTEN_APPLICATION_NAME} and datname = current_database()`,
     );
-    return (r as unknown as { rows: { n: number }[] }).rows[0]?.n ?? -1;
+    return (r as { rows: { n: number }[] }).rows[0]?.n ?? -1;
   };
 
   beforeAll(async () => {

@@ -7,7 +7,7 @@ import fastifyCompress from "@fastify/compress";
 import fastifyCookie from "@fastify/cookie";
 import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import { validatorCompiler } from "fastify-type-provider-zod";
+import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { registerAccountRoutes } from "../features/accounts/routes.ts";
 import { registerAlertRoutes } from "../features/alerts/routes.ts";
 import { registerAnalyticsRoutes } from "../features/analytics/routes.ts";
@@ -16,8 +16,12 @@ import { authenticate } from "../features/auth/guard.ts";
 import { registerAuthRoutes, registerPublicAuthRoutes } from "../features/auth/routes.ts";
 import { registerDownloadRoutes } from "../features/downloads/routes.ts";
 import { registerEmergencyRoutes } from "../features/emergency/routes.ts";
+import { registerOverviewRoutes } from "../features/overview/routes.ts";
+import { installPermissionGuard } from "../features/members/permission-guard.ts";
+import { registerMemberRoutes, registerPublicInvitationRoutes } from "../features/members/routes.ts";
 import { registerProtectionRoutes } from "../features/protection/routes.ts";
 import { registerRetentionRoutes } from "../features/retention/routes.ts";
+import { registerSettingsRoutes } from "../features/settings/routes.ts";
 import { registerApiKeyRoutes } from "../features/api-keys/routes.ts";
 import { dashboardKeyVerifier, installBridgeAuth } from "../features/bridge/auth.ts";
 import { registerMasterRoutes } from "../features/bridge/master-routes.ts";
@@ -33,6 +37,7 @@ import { registerRealtimeRoutes } from "../realtime/routes.ts";
 import type { AppContext } from "./context.ts";
 import { installAdmission } from "./admission.ts";
 import { installErrorHandler } from "./error-handler.ts";
+import { markSessionRoutes, registerOpenApi, registerOpenApiRoute } from "./openapi.ts";
 import { requestLogController } from "./request-log.ts";
 import { registerStatic } from "./static.ts";
 import { assertCrossSiteSafe, registerSecurityHeaders } from "./security.ts";
@@ -74,6 +79,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     });
   }
   app.setValidatorCompiler(validatorCompiler);
+  // Routes that declare a zod response schema have their answers encoded (and checked) by it.
+  app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest("auth", null);
   app.decorateRequest("rawBody", null);
 
@@ -91,6 +98,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // CSP, frame-ancestors, nosniff, Referrer-Policy, HSTS over HTTPS, Permissions-Policy (not /v1).
   await registerSecurityHeaders(app);
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  // Before every route: its onRoute hook collects them for GET /api/openapi.json.
+  const openApiRoutes = await registerOpenApi(app);
 
   registerRealtimeRoutes(app, ctx);
 
@@ -101,13 +110,19 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       // CSRF: a state change without its own Authorization header must not come from a foreign origin.
       api.addHook("onRequest", async (request) => assertCrossSiteSafe(request, ctx.config.allowedOrigins));
       registerPublicAuthRoutes(api, ctx);
+      registerPublicInvitationRoutes(api, ctx);
+      registerOpenApiRoute(api);
       const verifyApiKey = dashboardKeyVerifier(ctx);
       await api.register(async (authed) => {
+        markSessionRoutes(authed, openApiRoutes);
         authed.addHook("onRequest", async (request) => {
           request.auth = await authenticate(ctx, request, { verifyApiKey });
         });
+        // Roles (issue 16): after authentication, before the body is read; every route listed in route-permissions.ts.
+        installPermissionGuard(authed);
         registerAuthRoutes(authed, ctx);
         registerAccountRoutes(authed, ctx);
+        registerOverviewRoutes(authed, ctx);
         registerProtectionRoutes(authed, ctx);
         registerEmergencyRoutes(authed, ctx);
         registerAuditRoutes(authed, ctx);
@@ -121,6 +136,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
         registerCopyPreviewRoutes(authed, ctx);
         registerSyncRoutes(authed, ctx);
         registerRetentionRoutes(authed, ctx);
+        registerSettingsRoutes(authed, ctx);
+        registerMemberRoutes(authed, ctx);
       });
     },
     { prefix: "/api" },

@@ -18,6 +18,7 @@ export function registerRealtimeRoutes(app: FastifyInstance, ctx: AppContext): v
     "/ws",
     {
       websocket: true,
+      schema: { description: "The dashboard's realtime WebSocket: the organisation's new signals, executions and alerts.", tags: ["Realtime"], hide: true },
       preValidation: async (request) => {
         // Cross-site WebSocket hijacking: a browser page of another origin may not open the feed.
         assertSocketOrigin(request, ctx.config.allowedOrigins);

@@ -37,6 +37,16 @@ import {
   updateAlertConfigRequestSchema,
   updateApiKeyRequestSchema,
   updateSymbolMapRequestSchema,
+  changePasswordRequestSchema,
+  forgotPasswordRequestSchema,
+  resetPasswordRequestSchema,
+  loginTwoFactorRequestSchema,
+  twoFactorEnableRequestSchema,
+  twoFactorDisableRequestSchema,
+  inviteMemberRequestSchema,
+  updateMemberRequestSchema,
+  acceptInvitationRequestSchema,
+  updateOrgSettingsRequestSchema,
 } from "#contract";
 import type { Json } from "./values.ts";
 import { SAMPLE_EA_PROFILE } from "../id-routes.ts";
@@ -90,6 +100,12 @@ export interface FuzzRoute {
   auditedRefusals?: number[];
   /** Changes state with any body (emergency actions): fuzzed last, with few requests. */
   last?: boolean;
+  /**
+   * The status the valid sample gets when a right value is a secret the suite cannot hold (a reset
+   * token, a TOTP code, a current password it must not change): the answer must be this semantic
+   * refusal, proving the sample passed validation. Default: any 2xx.
+   */
+  sampleStatus?: number;
 }
 
 const nowS = () => Math.floor(Date.now() / 1000);
@@ -132,6 +148,41 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     { method: "POST", path: "/api/auth/login", auth: "none", body: loginRequestSchema, sample: (f) => ({ email: f.email, password: f.password }), auditedRefusals: [401, 429] },
   { method: "GET", path: "/api/auth/me", auth: "session" },
   { method: "POST", path: "/api/auth/logout", auth: "none", note: "fuzzed without the fixture's session (it would end it)" },
+  // Password reset and two-factor sign-in (issue 16)
+  { method: "GET", path: "/api/auth/capabilities", auth: "none" },
+  { method: "POST", path: "/api/auth/forgot-password", auth: "none", body: forgotPasswordRequestSchema, sample: () => ({ email: `nobody-${next()}@example.com` }) },
+  { method: "POST", path: "/api/auth/reset-password", auth: "none", body: resetPasswordRequestSchema, sample: () => ({ token: "x".repeat(43), password: "fuzz password 1", confirmPassword: "fuzz password 1" }), sampleStatus: 400 },
+  { method: "POST", path: "/api/auth/login/two-factor", auth: "none", body: loginTwoFactorRequestSchema, sample: () => ({ challenge: "x".repeat(43), code: "123456" }), sampleStatus: 401 },
+  {
+    method: "POST", path: "/api/auth/password", auth: "session", body: changePasswordRequestSchema,
+    sample: () => ({ currentPassword: "not the fixture password", newPassword: "fuzz password 1", confirmPassword: "fuzz password 1" }),
+    note: "the sample's current password is wrong on purpose (a right one would change the fixture's password)",
+    sampleStatus: 400,
+  },
+  { method: "POST", path: "/api/auth/two-factor/setup", auth: "session" },
+  { method: "POST", path: "/api/auth/two-factor/enable", auth: "session", body: twoFactorEnableRequestSchema, sample: () => ({ code: "000000" }), sampleStatus: 409 },
+  { method: "POST", path: "/api/auth/two-factor/disable", auth: "session", body: twoFactorDisableRequestSchema, sample: (f) => ({ password: f.password, code: "000000" }), sampleStatus: 409 },
+  // ---------------------------------------------------------------- members and invitations (issue 16)
+  { method: "GET", path: "/api/members", auth: "session" },
+  { method: "POST", path: "/api/members/invitations", auth: "session", body: inviteMemberRequestSchema, sample: () => ({ email: `invitee-${next()}@example.com`, role: "viewer" }) },
+  { method: "DELETE", path: "/api/members/invitations/:id", auth: "session", id: (f) => f.slaveId, realIdAllowed: false },
+  { method: "PATCH", path: "/api/members/:id", auth: "session", body: updateMemberRequestSchema, id: (f) => f.slaveId, realIdAllowed: false, sample: () => ({ role: "viewer" }), note: "invalid ids only: the fixture's one member is its owner" },
+  { method: "DELETE", path: "/api/members/:id", auth: "session", id: (f) => f.slaveId, realIdAllowed: false },
+  { method: "GET", path: "/api/invitations/:token", auth: "none", id: () => "x".repeat(43), realIdAllowed: true },
+  {
+    method: "POST", path: "/api/invitations/accept", auth: "none", body: acceptInvitationRequestSchema,
+    sample: () => ({ token: "x".repeat(43), firstName: "F", lastName: "Z", password: "fuzz password 1", confirmPassword: "fuzz password 1" }),
+    sampleStatus: 404,
+  },
+  // ---------------------------------------------------------------- organisation settings and the desk overview (issue 16)
+  { method: "GET", path: "/api/settings", auth: "session" },
+  {
+    method: "PUT", path: "/api/settings", auth: "session", body: updateOrgSettingsRequestSchema,
+    sample: () => ({ apiTimeout: 5000, retryAttempts: 3, telegramChatId: "", alertEmails: [], errorAlerts: true, tradeAlerts: false, dailyReports: true }),
+  },
+  { method: "GET", path: "/api/overview", auth: "session" },
+  // ---------------------------------------------------------------- documentation (issue 16, public)
+  { method: "GET", path: "/api/openapi.json", auth: "none" },
   // ---------------------------------------------------------------- accounts
   { method: "GET", path: "/api/accounts", auth: "session", query: listAccountsQuerySchema, sampleQuery: () => ({ includeDeleted: "true" }) },
   { method: "GET", path: "/api/accounts/master", auth: "session" },
@@ -206,6 +257,7 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   { method: "GET", path: "/api/signals/export", auth: "session", query: tradeExportQuerySchema, sampleQuery: () => ({ format: "json", from: "2026-01-01T00:00:00Z" }) },
   { method: "GET", path: "/api/analytics/performance", auth: "session", query: analyticsQuerySchema, sampleQuery: (f) => ({ range: "24h", accountId: f.slaveId }) },
   { method: "GET", path: "/api/analytics/latency", auth: "session", query: analyticsQuerySchema, sampleQuery: (f) => ({ range: "7d", accountId: f.slaveId }) },
+  { method: "GET", path: "/api/analytics/latency/hops", auth: "session", query: analyticsQuerySchema, sampleQuery: (f) => ({ range: "24h", accountId: f.slaveId }) },
   { method: "GET", path: "/api/analytics/slippage", auth: "session", query: analyticsQuerySchema, sampleQuery: () => ({ range: "30d" }) },
   // ---------------------------------------------------------------- copy preview (writes nothing)
   { method: "POST", path: "/api/copy/preview", auth: "session", body: copyPreviewRequestSchema, sample: () => signalBody("OPEN", 9_500_000 + (seq += 1)) },

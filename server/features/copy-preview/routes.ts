@@ -12,5 +12,5 @@ import { previewCopy } from "../copy-engine/preview.ts";
 
 export function registerCopyPreviewRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.post("/copy/preview", { schema: { body: copyPreviewRequestSchema } }, async (request) => previewCopy(ctx, tenantIdOf(request), request.body));
+  api.post("/copy/preview", { schema: { description: "Previews what each slave would do with a master event, without trading.", tags: ["Copy settings"], body: copyPreviewRequestSchema } }, async (request) => previewCopy(ctx, tenantIdOf(request), request.body));
 }

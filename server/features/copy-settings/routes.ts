@@ -9,8 +9,8 @@ import { listCopySettings, saveCopySettings } from "./service.ts";
 /** Registers GET /copy-settings and PUT /copy-settings/:slaveAccountId on the authenticated /api scope. */
 export function registerCopySettingsRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.get("/copy-settings", async (request) => listCopySettings(ctx, tenantIdOf(request)));
-  api.put("/copy-settings/:slaveAccountId", { schema: { params: copySettingsParamsSchema, body: copySettingsRequestSchema } }, async (request) =>
+  api.get("/copy-settings", { schema: { description: "Lists every slave's copy settings.", tags: ["Copy settings"] } }, async (request) => listCopySettings(ctx, tenantIdOf(request)));
+  api.put("/copy-settings/:slaveAccountId", { schema: { description: "Saves one slave's copy settings (sizing, direction, filters, protection).", tags: ["Copy settings"], params: copySettingsParamsSchema, body: copySettingsRequestSchema } }, async (request) =>
     saveCopySettings(ctx, tenantIdOf(request), request.params.slaveAccountId, request.body),
   );
 }

@@ -23,7 +23,7 @@ export async function registerDownloadRoutes(app: FastifyInstance, ctx: AppConte
   if (bundle) app.log.debug({ files: bundle.entries.length, bytes: bundle.zip.length }, "Expert Advisor download ready");
   else app.log.warn({ terminalsDir: ctx.config.terminalsDir }, `no Expert Advisor sources found: ${EA_DOWNLOAD_PATH} answers 404`);
 
-  app.get(EA_DOWNLOAD_PATH, async (request, reply) => {
+  app.get(EA_DOWNLOAD_PATH, { schema: { description: "Downloads the MetaTrader 4 and 5 Expert Advisors with setup instructions as a zip (no login).", tags: ["Downloads"] } }, async (request, reply) => {
     if (!bundle) throw new AppError("not_found", "The Expert Advisor download is not available on this server");
     // Revalidate every time: a server upgrade ships new EAs under the same URL.
     void reply.header("etag", bundle.etag).header("cache-control", "no-cache");

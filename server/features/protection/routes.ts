@@ -14,7 +14,7 @@ function actorOf(request: FastifyRequest): string {
 /** Answers the updated Account; 404 for another tenant's id, 409 "Account is not close-only". */
 export function registerProtectionRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.post("/accounts/:id/resume-copying", { schema: { params: idParamsSchema } }, async (request) =>
+  api.post("/accounts/:id/resume-copying", { schema: { description: "Lifts a slave's close-only protection so it opens new copies again.", tags: ["Copy settings"], params: idParamsSchema } }, async (request) =>
     resumeCopying(ctx, tenantIdOf(request), request.params.id, actorOf(request)),
   );
 }

@@ -14,12 +14,12 @@ import { getRetentionPolicy, saveRetentionPolicy } from "./policy.ts";
 /** Registers the retention routes on the authenticated /api scope. */
 export function registerRetentionRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.get("/retention", async (request) => getRetentionPolicy(ctx.db, tenantIdOf(request)));
-  api.put("/retention", { schema: { body: retentionRequestSchema } }, async (request) => {
+  api.get("/retention", { schema: { description: "The organisation's data retention policy.", tags: ["Retention"] } }, async (request) => getRetentionPolicy(ctx.db, tenantIdOf(request)));
+  api.put("/retention", { schema: { description: "Saves the data retention policy.", tags: ["Retention"], body: retentionRequestSchema } }, async (request) => {
     const userId = request.auth?.via === "session" ? request.auth.userId : null;
     return saveRetentionPolicy(ctx.db, tenantIdOf(request), request.body, userId);
   });
-  api.get("/signals/export", { schema: { querystring: tradeExportQuerySchema } }, async (request, reply) => {
+  api.get("/signals/export", { schema: { description: "Exports trades (signals with their executions) as CSV or JSON.", tags: ["Retention"], querystring: tradeExportQuerySchema } }, async (request, reply) => {
     const { format, from, to } = request.query;
     const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, "-");
     void reply

@@ -30,21 +30,21 @@ import { cursorOf, listExecutions, listSignals } from "./queries.ts";
 export function registerSignalRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.get("/signals", { schema: { querystring: listSignalsQuerySchema } }, async (request, reply) => {
+  api.get("/signals", { schema: { description: "Lists master signals, newest first, with filters and paging.", tags: ["Signals"], querystring: listSignalsQuerySchema } }, async (request, reply) => {
     const { status, limit, before } = request.query;
     const page = await listSignals(ctx.db, tenantIdOf(request), { status, limit, before: cursorOf(before) });
     if (page.nextCursor) void reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
     return page.rows.map(toSignal);
   });
 
-  api.get("/executions", { schema: { querystring: listExecutionsQuerySchema } }, async (request, reply) => {
+  api.get("/executions", { schema: { description: "Lists slave executions, newest first, with filters and paging.", tags: ["Signals"], querystring: listExecutionsQuerySchema } }, async (request, reply) => {
     const { before, ...q } = request.query;
     const page = await listExecutions(ctx.db, tenantIdOf(request), { ...q, before: cursorOf(before) });
     if (page.nextCursor) void reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
     return page.rows.map(toExecution);
   });
 
-  api.get("/executions/summary", { schema: { querystring: executionSummaryQuerySchema } }, async (request) => {
+  api.get("/executions/summary", { schema: { description: "Counts of executions by status over a range.", tags: ["Signals"], querystring: executionSummaryQuerySchema } }, async (request) => {
     const tenantId = tenantIdOf(request);
     // History: a deleted slave's summary stays readable.
     const account = await findAccount(ctx.db, tenantId, request.query.accountId, { includeDeleted: true });
@@ -65,13 +65,13 @@ export function registerSignalRoutes(app: FastifyInstance, ctx: AppContext): voi
     return body;
   });
 
-  api.get("/executions/verdicts", { schema: { querystring: executionVerdictsQuerySchema } }, async (request) => {
+  api.get("/executions/verdicts", { schema: { description: "Why each slave did or did not copy the given signals (reason codes).", tags: ["Signals"], querystring: executionVerdictsQuerySchema } }, async (request) => {
     const now = new Date();
     const since = request.query.since ? new Date(request.query.since) : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
     return executionVerdicts(ctx, tenantIdOf(request), since);
   });
 
-  api.get("/bridge/stats", async (request) => bridgeStats(ctx.db, tenantIdOf(request)));
+  api.get("/bridge/stats", { schema: { description: "Bridge statistics: connected terminals, signals and executions today, latency.", tags: ["Signals"] } }, async (request) => bridgeStats(ctx.db, tenantIdOf(request)));
 }
 
 /** A copy left out on purpose: skipped, or a queued open cancelled by a pause before hand-out (it carries a reason code). */

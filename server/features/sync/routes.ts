@@ -21,9 +21,9 @@ function actorOf(request: FastifyRequest): string {
 /** Registers the routes on the authenticated /api scope. */
 export function registerSyncRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.get("/sync", async (request) => listSyncSummaries(ctx, tenantIdOf(request)));
-  api.get("/accounts/:id/sync", { schema: { params: idParamsSchema } }, async (request) => getSyncStatus(ctx, tenantIdOf(request), request.params.id));
-  api.post("/accounts/:id/sync", { schema: { params: idParamsSchema, body: syncRequestSchema } }, async (request, reply) => {
+  api.get("/sync", { schema: { description: "Every slave's reconciliation summary (in sync or how many differences).", tags: ["Sync"] } }, async (request) => listSyncSummaries(ctx, tenantIdOf(request)));
+  api.get("/accounts/:id/sync", { schema: { description: "A slave's differences from the master and the plan that would repair them.", tags: ["Sync"], params: idParamsSchema } }, async (request) => getSyncStatus(ctx, tenantIdOf(request), request.params.id));
+  api.post("/accounts/:id/sync", { schema: { description: "Runs a dry run of a slave's repair plan, or applies a plan by its planId.", tags: ["Sync"], params: idParamsSchema, body: syncRequestSchema } }, async (request, reply) => {
     const outcome = await postSync(ctx, tenantIdOf(request), request.params.id, request.body, actorOf(request));
     if (outcome.kind === "master") return reply.status(409).send({ error: MASTER_NOT_REPAIRED, code: "conflict" });
     if (outcome.kind === "plan_changed") return reply.status(409).send({ error: SYNC_MESSAGES.planChanged, code: "plan_changed", status: outcome.status });
