@@ -178,13 +178,19 @@ describe.each(databaseKinds())("account security on %s", (kind) => {
       const wrong = await anon.post("/api/auth/login/two-factor", { challenge, code: codeOf(secret, 10) });
       expect(wrong.status).toBe(400);
       expect(wrong.body.issues[0].path).toBe("code");
-      const ok = await anon.post("/api/auth/login/two-factor", { challenge, code: codeOf(secret) });
+      const code = codeOf(secret);
+      const ok = await anon.post("/api/auth/login/two-factor", { challenge, code });
       expect(ok.status).toBe(200);
       const session = loginResponseSchema.parse(ok.body);
       expect(ok.headers.get("set-cookie")).toContain(`cb_session=${session.token}`);
       expect((await anon.withToken(session.token).get("/api/auth/me")).status).toBe(200);
       // Single use.
       expect((await anon.post("/api/auth/login/two-factor", { challenge, code: codeOf(secret) })).status).toBe(401);
+      // A code signs in once (RFC 6238 §5.2): the same code on a fresh challenge is a wrong code.
+      const replayChallenge = twoFactorRequiredSchema.parse((await login(me.email, me.password)).body).challenge;
+      const replayed = await anon.post("/api/auth/login/two-factor", { challenge: replayChallenge, code });
+      expect(replayed.status).toBe(400);
+      expect(replayed.body.issues[0].path).toBe("code");
 
       // A recovery code works once.
       const c2 = twoFactorRequiredSchema.parse((await login(me.email, me.password)).body).challenge;

@@ -1,5 +1,5 @@
 /** Organisations (tenants), their users and dashboard sessions. */
-import { index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, tenantRef, ts } from "./columns.ts";
 
 // The tenants table lives in tenants.ts: columns.ts's tenantRef() references it, and importing it
@@ -22,6 +22,8 @@ export const users = pgTable(
     totpSecretEnc: text("totp_secret_enc"),
     /** When two-factor sign-in was confirmed with a first code; null = off. */
     totpEnabledAt: ts("totp_enabled_at"),
+    /** The last TOTP step (RFC 6238 T, 30 s) a sign-in used: a code is accepted once (RFC 6238 §5.2). */
+    totpLastStep: bigint("totp_last_step", { mode: "number" }),
     passwordChangedAt: ts("password_changed_at"),
     createdAt: createdAt(),
   },

@@ -72,6 +72,19 @@ export async function setTotpSecret(db: Db, tenantId: string, userId: string, se
     .where(and(eq(users.id, userId), eq(users.tenantId, tenantId)));
 }
 
+/**
+ * Records that a sign-in used TOTP step `step`; false when that step or a later one was already
+ * used (the same code again, or an older one: RFC 6238 §5.2 — one acceptance per code).
+ */
+export async function claimTotpStep(db: Db, tenantId: string, userId: string, step: number): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ totpLastStep: step })
+    .where(and(eq(users.id, userId), eq(users.tenantId, tenantId), sql`(${users.totpLastStep} is null or ${users.totpLastStep} < ${step})`))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
+
 /** Replaces the user's recovery codes with `codeHashes`. */
 export async function replaceRecoveryCodes(db: Db, tenantId: string, userId: string, codeHashes: string[]): Promise<void> {
   await db.delete(recoveryCodes).where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.tenantId, tenantId)));

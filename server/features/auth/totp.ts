@@ -20,7 +20,16 @@ export function newTotpSecret(email: string): { secret: string; otpauthUrl: stri
 
 /** True when `code` is the secret's code for the current 30 s step or the one before or after. */
 export function verifyTotp(secretBase32: string, code: string): boolean {
-  return totpOf(secretBase32).validate({ token: code.trim(), window: 1 }) !== null;
+  return matchTotpStep(secretBase32, code) !== null;
+}
+
+/**
+ * The 30 s step counter (RFC 6238's T = floor(unix ms / 30,000)) whose code `code` is — the
+ * current step or the one before or after — or null. Sign-in stores it so a code works once.
+ */
+export function matchTotpStep(secretBase32: string, code: string, nowMs = Date.now()): number | null {
+  const delta = totpOf(secretBase32).validate({ token: code.trim(), window: 1, timestamp: nowMs });
+  return delta === null ? null : Math.floor(nowMs / 30_000) + delta;
 }
 
 export const RECOVERY_CODE_COUNT = 10;

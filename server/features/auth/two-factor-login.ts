@@ -1,6 +1,7 @@
 /**
  * Second step of a sign-in with two-factor on: POST /api/auth/login/two-factor {challenge, code |
- * recoveryCode}. A correct TOTP code (±1 step) or an unused recovery code (then spent) opens the
+ * recoveryCode}. A correct TOTP code (±1 step, each step's code accepted once: RFC 6238 §5.2) or an
+ * unused recovery code (then spent) opens the
  * session exactly as login does. Each challenge allows 5 attempts within 5 minutes and is used
  * once; past that, or unknown, it answers 401 so the user signs in again. A wrong code also counts
  * as a failed login of the (email, address) pair in the login throttle, so fetching new challenges
@@ -10,13 +11,13 @@ import type { LoginTwoFactorRequest } from "#contract";
 import type { AppContext } from "../../http/context.ts";
 import { AppError, invalidField } from "../../http/errors.ts";
 import { writeAuditLog } from "../audit/write-audit-log.ts";
-import { attemptChallenge, consumeRecoveryCode, findUserById, useChallenge } from "./account-queries.ts";
+import { attemptChallenge, claimTotpStep, consumeRecoveryCode, findUserById, useChallenge } from "./account-queries.ts";
 import { startSession, type LoginMeta } from "./service.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import { hashSessionToken } from "./session-token.ts";
 import { CHALLENGE_MAX_ATTEMPTS } from "./two-factor-challenge.ts";
 import { totpSecretOf, WRONG_CODE } from "./two-factor.ts";
-import { hashRecoveryCode, verifyTotp } from "./totp.ts";
+import { hashRecoveryCode, matchTotpStep } from "./totp.ts";
 
 export const CHALLENGE_EXPIRED = "Your sign-in has expired. Please sign in again.";
 const WRONG_RECOVERY_CODE = "That recovery code is not correct or was already used.";
@@ -33,7 +34,9 @@ export async function completeTwoFactorLogin(ctx: AppContext, throttle: LoginThr
   let via: "code" | "recovery code";
   if (input.code !== undefined) {
     via = "code";
-    if (!verifyTotp(secret, input.code)) {
+    // A code signs in once: its step must be later than the last one used (a replay is a wrong code).
+    const step = matchTotpStep(secret, input.code);
+    if (step === null || !(await claimTotpStep(ctx.db, user.tenantId, user.id, step))) {
       await auditFailure(ctx, throttle, user, "code", meta.ip);
       throw invalidField("code", WRONG_CODE);
     }
