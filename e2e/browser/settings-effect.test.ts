@@ -2,12 +2,14 @@
  * Settings that take effect (issue 16) in a real browser against the real server: the Settings
  * screen loads the organisation's settings and saves them on the server (they survive a reload,
  * and refused values are shown under their field without a request); the WebSocket URL shown is
- * the one the page's realtime client derives from its own address, read-only; a new alert's
+ * the one the page's realtime client derives from its own address, read-only; an EA's heartbeat
+ * reply then carries the saved timeout and retries (its network profile); a new alert's
  * dialog starts from the saved Telegram chat id and alert e-mail, uses the saved bot token when
  * its field is left blank, and starts a Trade Notifications type disabled while that toggle is off.
  */
 import { describe, expect, it } from "vitest";
 import { alertConfigSchema, orgSettingsSchema } from "#contract";
+import { setUpBridge } from "../support/bridge.ts";
 import { databaseKinds } from "../support/databases.ts";
 import { signUp } from "../support/tenant.ts";
 import { seedSession } from "./support/auth.ts";
@@ -53,6 +55,11 @@ describe.each(databaseKinds())("Settings that take effect on %s", (kind) => {
     await expectToast(page, "All settings saved successfully.");
     const saved = orgSettingsSchema.parse((await t.api.get("/api/settings")).body);
     expect(saved).toMatchObject({ apiTimeout: 12000, retryAttempts: 1, telegramTokenSet: true, telegramChatId: "-100777", alertEmails: ["desk@example.com", "risk@example.com"], errorAlerts: true, tradeAlerts: false, dailyReports: true });
+
+    // Taking effect on the terminals: an EA's next heartbeat reply carries what was saved on the screen.
+    const bridge = await setUpBridge(t.api, suite.app.url, 1);
+    const hb = await bridge.slaves[0]!.slaveHeartbeat({ balance: "1000", equity: "1000" });
+    expect(hb.network).toEqual({ timeoutMs: 12000, retryAttempts: 1 });
 
     await page.reload();
     await page.getByTestId("form-settings").waitFor();
