@@ -11,6 +11,11 @@ const webSrc = fileURLToPath(new URL("./web/src", import.meta.url));
  */
 export default defineConfig({
   test: {
+    // Two files at a time (vitest's default in run mode is one fewer than the CPUs: one on a 2-core
+    // machine). The api and unit files mostly wait — on server processes, long polls and timers —
+    // so two side by side nearly halve their time; the browser and terminals projects stay one
+    // file at a time (fileParallelism: false).
+    maxWorkers: 2,
     // CI (.ci/run sets VITEST_TIMINGS) also prints the slowest test files at the end.
     reporters: process.env.VITEST_TIMINGS ? ["default", "./tools/vitest-timings-reporter.ts"] : ["default"],
     projects: [
