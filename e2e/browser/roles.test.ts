@@ -205,4 +205,20 @@ describe.each(databaseKinds())("Role-aware controls on %s", (kind) => {
     await page.getByTestId("card-members").waitFor();
     expect(await deniedControl(page, "button-save-retention")).toEqual({ disabled: true, reason: "Your role (Trader) cannot change organisation settings" });
   });
+
+  it("follows a role change made elsewhere when the page comes back into view, without a reload", async () => {
+    const member = await joinAs(suite.app.url, owner, "viewer");
+    const { page } = await suite.open();
+    await seedSession(page, member);
+    await page.goto("/risk");
+    await page.getByTestId("page-risk-controls").waitFor();
+    expect((await deniedControl(page, "button-pause-all")).disabled).toBe(true);
+    const members = (await owner.api.get("/api/members")).body as { members: { id: string; email: string }[] };
+    const id = members.members.find((m) => m.email === member.email)?.id;
+    expect((await owner.api.request("PATCH", `/api/members/${id}`, { role: "trader" })).status).toBe(200);
+    // The tab is shown again (the browser fires focus / visibilitychange): the new role applies.
+    await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+    await expect.poll(() => page.getByTestId("button-pause-all").isEnabled(), { timeout: 10_000 }).toBe(true);
+    expect(await page.getByTestId("permission-denied").filter({ has: page.getByTestId("button-pause-all") }).count()).toBe(0);
+  });
 });

@@ -20,6 +20,9 @@ export interface AuthValue {
 
 const AuthContext = createContext<AuthValue | null>(null);
 
+/** How often the signed-in user (role, two-factor) is read again while the page is visible, ms. */
+const USER_REFRESH_MS = 60_000;
+
 /**
  * §4: starts in `loading` when a token is stored and verifies it with GET /api/auth/me;
  * without a token, or when verification fails, the stored items are cleared and the user is
@@ -49,6 +52,39 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       cancelled = true;
     };
   }, [verifying]);
+
+  // A member's role (or the organisation's pause) may change elsewhere: read the signed-in user
+  // again when the page comes back into view and once a minute while it is visible, so controls a
+  // new role may (not) use follow without a reload. The server enforces the role on every request.
+  const signedIn = state.status === "authenticated";
+  useEffect(() => {
+    if (!signedIn) return;
+    let cancelled = false;
+    const refresh = () => {
+      if (document.visibilityState !== "visible") return;
+      apiRequest<MeResponse>("GET", "/api/auth/me").then(
+        (me) => {
+          if (cancelled) return;
+          setState((prev) =>
+            prev.status === "authenticated" && (prev.user.role !== me.user.role || prev.user.twoFactorEnabled !== me.user.twoFactorEnabled)
+              ? { status: "authenticated", user: me.user, tenant: prev.tenant }
+              : prev,
+          );
+        },
+        // A failed refresh changes nothing here: an ended session is handled where requests fail.
+        () => undefined,
+      );
+    };
+    document.addEventListener("visibilitychange", refresh);
+    window.addEventListener("focus", refresh);
+    const timer = window.setInterval(refresh, USER_REFRESH_MS);
+    return () => {
+      cancelled = true;
+      document.removeEventListener("visibilitychange", refresh);
+      window.removeEventListener("focus", refresh);
+      window.clearInterval(timer);
+    };
+  }, [signedIn]);
 
   const login = useCallback(
     (session: LoginResponse) => {
