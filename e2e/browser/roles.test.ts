@@ -217,7 +217,7 @@ describe.each(databaseKinds())("Role-aware controls on %s", (kind) => {
     const id = members.members.find((m) => m.email === member.email)?.id;
     expect((await owner.api.request("PATCH", `/api/members/${id}`, { role: "trader" })).status).toBe(200);
     // The tab is shown again (the browser fires focus / visibilitychange): the new role applies.
-    await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+    await page.evaluate("window.dispatchEvent(new Event('focus'))");
     await expect.poll(() => page.getByTestId("button-pause-all").isEnabled(), { timeout: 10_000 }).toBe(true);
     expect(await page.getByTestId("permission-denied").filter({ has: page.getByTestId("button-pause-all") }).count()).toBe(0);
   });
