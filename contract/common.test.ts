@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CONTROL_CHARS_MESSAGE, hasControlChars, terminalText, text } from "./common.ts";
-import { errorCodeSchema, executionReportSchema, magicSchema, signalEventSchema } from "./bridge.ts";
+import { errorCodeSchema, magicSchema, signalEventSchema } from "./bridge.ts";
+import { executionReportSchema } from "./bridge-orders.ts";
 import { updateSymbolMapRequestSchema } from "./symbol-maps.ts";
 import { listAuditLogsQuerySchema } from "./audit.ts";
 

@@ -6,6 +6,7 @@ export * from "./signals.ts";
 export * from "./verdicts.ts";
 export * from "./api-keys.ts";
 export * from "./bridge.ts";
+export * from "./bridge-orders.ts";
 export * from "./terminal-state.ts";
 export * from "./symbol-maps.ts";
 export * from "./risk.ts";

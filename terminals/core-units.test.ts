@@ -14,7 +14,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { executionReportSchema, masterHeartbeatSchema, signalEventSchema, slaveHeartbeatSchema, slavePollSchema } from "../contract/bridge.ts";
+import { masterHeartbeatSchema, signalEventSchema, slaveHeartbeatSchema } from "../contract/bridge.ts";
+import { executionReportSchema, slavePollSchema } from "../contract/bridge-orders.ts";
 import { slaveSymbolsSchema, snapshotSchema } from "../contract/terminal-state.ts";
 import { signRequest } from "../tools/bridge-client/sign.ts";
 import { BUILD_DIR, handlerFlags, REPO_DIR, RUNTIME_DIR } from "./harness/build.ts";

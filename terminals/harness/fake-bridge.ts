@@ -8,7 +8,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { EaNetwork, SlaveConfig, SlaveOrder } from "../../contract/bridge.ts";
+import type { EaNetwork, SlaveConfig } from "../../contract/bridge.ts";
+import type { SlaveOrder } from "../../contract/bridge-orders.ts";
 
 /** One request the EA sent: its path and parsed JSON body. */
 export interface Received {

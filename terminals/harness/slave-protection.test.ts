@@ -20,7 +20,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SlaveOrder } from "../../contract/bridge.ts";
+import type { SlaveOrder } from "../../contract/bridge-orders.ts";
 import { EaProcess, fxSymbol, type SimBroker } from "../../e2e/terminals/ea-process.ts";
 import { buildEa, REPO_DIR } from "./build.ts";
 import { FakeBridge, slaveOrder, type Report } from "./fake-bridge.ts";

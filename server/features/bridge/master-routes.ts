@@ -53,14 +53,12 @@ export function registerMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
       const auth = apiKeyAuthOf(request);
       const master = assertMasterLogin(await resolveMasterAccount(ctx.db, auth), request.body.login);
       clockOffsets.observe(master.id, request.body.sentAtMs, receivedAtMs);
-      const account = await recordHeartbeat(ctx, master, request.body);
-      const body: HeartbeatResponse = {
-        ok: true,
-        accountId: account.id,
-        serverTime: Math.floor(Date.now() / 1000),
-        copyPaused: await findTenantPause(ctx.db, auth.tenantId),
-        network: await findEaNetwork(ctx.db, auth.tenantId),
-      };
+      const [account, copyPaused, network] = await Promise.all([
+        recordHeartbeat(ctx, master, request.body),
+        findTenantPause(ctx.db, auth.tenantId),
+        findEaNetwork(ctx.db, auth.tenantId),
+      ]);
+      const body: HeartbeatResponse = { ok: true, accountId: account.id, serverTime: Math.floor(Date.now() / 1000), copyPaused, network };
       return body;
     },
   );
