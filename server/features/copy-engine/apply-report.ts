@@ -29,13 +29,27 @@ import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../../http/context.ts";
 import { conflict, notFound } from "../../http/errors.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
-import { writeAuditLog } from "../audit/write-audit-log.ts";
+import { writeAuditLogs } from "../audit/write-audit-log.ts";
 import type { ExecutionRow } from "../signals/mappers.ts";
 import { closeAllLinks, linkAfterReport, opposite, reportMeasuresLatency, slaveOrderHops, slippagePoints, toServerClockMs, type LinkChange } from "./domain/index.ts";
 import { emptyEffects, type CopyEffects } from "./effects.ts";
 import { isSuspectFill } from "./fill-band.ts";
 import { endSignals, loadEndedSignals } from "./store/completion-store.ts";
-import { loadCopyLink, loadReportOrder, loadSlaveCopies, lockSignalReports, writeCloseAll, writeReport, type ReportedOutcome } from "./store/report-store.ts";
+import { ReportBatcher, type Settlement } from "./report-batcher.ts";
+import {
+  copyKey,
+  loadCopyLinks,
+  loadReportOrders,
+  loadSlaveCopies,
+  lockSignalsReports,
+  writeCloseAll,
+  writeCopyLinks,
+  writeReports,
+  type CopyLinkState,
+  type LinkWrite,
+  type ReportOrder,
+  type ReportedOutcome,
+} from "./store/report-store.ts";
 
 type Report = z.output<typeof executionReportSchema>;
 
@@ -62,103 +76,214 @@ export function reportOutcomeHash(r: Pick<Report, "status" | "slaveTicket" | "re
   return createHash("sha256").update(JSON.stringify(outcome)).digest("hex");
 }
 
+/** One report to apply: the reporting slave, the report, its signed request's signature (its retry gets this answer again), the slave terminal's clock offset (bridge/clock-offsets.ts: the report's `executedAtMs` in server time) and its arrival. */
+export interface ReportJob {
+  account: AccountRow;
+  report: Report;
+  signature: string | null;
+  clockOffsetMs: number | null;
+  now: Date;
+}
+
+/** What a report answers, and what the caller publishes after the commit. */
+export interface ReportResult {
+  body: ExecutionReportResponse;
+  effects: CopyEffects;
+}
+
+/** A report's settlement in a batch; `deferred`: not applied in this batch, run it in the next. */
+export type ReportSettlement = Settlement<ReportResult>;
+
 /**
- * Applies one report. `signature`: the signed request's signature (its retry gets this answer
- * again). `clockOffsetMs`: the slave terminal's clock offset (bridge/clock-offsets.ts) turning the
- * report's `executedAtMs` into server time for the latency hops. Errors: 404 not this account's
- * order; 409 `conflict` when it contradicts the reported outcome.
+ * Applies one report (through the tenant's report batcher: several reports arriving together share
+ * one transaction). Errors: 404 not this account's order; 409 `conflict` when it contradicts the
+ * reported outcome.
  */
-export async function applyReport(
+export function applyReport(
   ctx: AppContext,
   account: AccountRow,
   report: Report,
   opts: { signature: string | null; clockOffsetMs?: number | null },
   now = new Date(),
-): Promise<{ body: ExecutionReportResponse; effects: CopyEffects }> {
-  const tenantId = account.tenantId;
-  // Relaxed commit: a report lost in a database crash is recovered by redelivery + re-report.
-  return ctx.relaxedDb.transaction(async (tx: Db) => {
-    // Load the order.
-    const exec = await loadReportOrder(tx, tenantId, account.id, report.orderId);
-    if (!exec) throw notFound("Order");
-    const current = exec.row;
+): Promise<ReportResult> {
+  return reportBatcherOf(ctx.relaxedDb).submit(account.tenantId, { account, report, signature: opts.signature, clockOffsetMs: opts.clockOffsetMs ?? null, now });
+}
+
+const batchers = new WeakMap<Db, ReportBatcher<ReportJob, ReportResult>>();
+
+/** The process's report batcher for a database handle (lanes are per process). */
+function reportBatcherOf(db: Db): ReportBatcher<ReportJob, ReportResult> {
+  let batcher = batchers.get(db);
+  if (!batcher) {
+    batcher = new ReportBatcher(db, applyReportBatch);
+    batchers.set(db, batcher);
+  }
+  return batcher;
+}
+
+/** A report that passed the order's status check, on its way to being applied. */
+interface Applying {
+  index: number;
+  job: ReportJob;
+  order: ReportOrder;
+}
+
+/**
+ * Applies a batch of one tenant's reports in `tx` (load → decide → write, a statement per step
+ * for the whole batch), as if they had been applied one after another in the jobs' order: each
+ * sees the earlier ones' links. An order reported twice in one batch, and whatever follows a
+ * CLOSE_ALL order (which reads every link of its slave), is deferred to the next batch. One
+ * report's 404 / 409 settles only that report. Throws when a statement fails (the caller rolls
+ * the batch back).
+ */
+export async function applyReportBatch(tx: Db, tenantId: string, jobs: ReportJob[]): Promise<ReportSettlement[]> {
+  const settled: ReportSettlement[] = jobs.map(() => "deferred");
+  const orders = await loadReportOrders(tx, tenantId, jobs.map((j) => j.report.orderId));
+
+  // Check each order's status; cut the batch where an order repeats or after a CLOSE_ALL.
+  const applying: Applying[] = [];
+  const seen = new Set<string>();
+  for (const [index, job] of jobs.entries()) {
+    if (seen.has(job.report.orderId)) break;
+    seen.add(job.report.orderId);
+    const order = orders.get(job.report.orderId);
+    if (!order || order.row.slaveAccountId !== job.account.id) {
+      settled[index] = { ok: false, error: notFound("Order") };
+      continue;
+    }
+    const early = statusCheck(order.row, job);
+    if (early) settled[index] = early;
+    else applying.push({ index, job, order });
+    if (order.row.action === "CLOSE_ALL") break;
+  }
+
+  // Reports of one signal's copies are applied one at a time (see lockSignalsReports); the
+  // copies' links are read under those locks.
+  const copies = applying.flatMap(({ order: { row } }) => (row.signalId ? [{ signalId: row.signalId, slaveAccountId: row.slaveAccountId }] : []));
+  await lockSignalsReports(tx, copies.map((c) => c.signalId));
+  const links = await loadCopyLinks(tx, tenantId, copies);
+
+  // Decide, one report after another: each sees the links the earlier ones left.
+  const inDatabase = new Set([...links].filter(([, l]) => l.link !== null).map(([k]) => k));
+  const linkWrites = new Map<string, LinkWrite>();
+  const outcomes: { id: string; outcome: ReportedOutcome }[] = [];
+  /** `signalIds`: the signals to check for completion; `touched`: those the report changed the life of (linkAfterReport's checkSignal, a CLOSE_ALL's). */
+  const decided: (Applying & { signalIds: string[]; touched: string[] })[] = [];
+  for (const a of applying) {
+    try {
+      const row = a.order.row;
+      const key = row.signalId ? copyKey(row.signalId, row.slaveAccountId) : null;
+      const state = (key && links.get(key)) || { link: null, openingVolume: null };
+      const { outcome, change } = decideReport(a.order, state, a.job);
+      if (key && row.signalId && change.write !== "none" && change.next) {
+        links.set(key, { ...state, link: change.next });
+        linkWrites.set(key, { signalId: row.signalId, slaveAccountId: row.slaveAccountId, write: inDatabase.has(key) ? "update" : "insert", link: change.next });
+      }
+      outcomes.push({ id: row.id, outcome });
+      decided.push({ ...a, signalIds: row.signalId ? [row.signalId] : [], touched: change.checkSignal && row.signalId ? [row.signalId] : [] });
+    } catch (error) {
+      settled[a.index] = { ok: false, error };
+    }
+  }
+  if (decided.length === 0) return settled;
+
+  // Write.
+  const now = new Date(Math.max(...decided.map((d) => d.job.now.getTime())));
+  const updated = await writeReports(tx, tenantId, outcomes);
+  await writeCopyLinks(tx, tenantId, [...linkWrites.values()], now);
+  const closeAll = decided.find((d) => d.order.row.action === "CLOSE_ALL" && d.job.report.status === "closed");
+  if (closeAll) {
+    const slaveId = closeAll.order.row.slaveAccountId;
+    const slaveCopies = await loadSlaveCopies(tx, tenantId, slaveId);
+    const plan = closeAllLinks(slaveCopies.links, slaveCopies.unreportedOpenSignalIds);
+    await writeCloseAll(tx, tenantId, slaveId, plan, closeAll.job.now);
+    closeAll.signalIds.push(...plan.touchedSignalIds);
+    closeAll.touched.push(...plan.touchedSignalIds);
+  }
+  const touched = new Set(decided.flatMap((d) => d.touched));
+  const { ended, alreadyEnded } = await endSignals(tx, tenantId, decided.flatMap((d) => d.signalIds), now);
+  // A late report about a signal that already ended (silence timeout, docs/bridge-protocol.md
+  // §5): the copy is updated above, the signal stays ended; its slaves still to confirm change.
+  const late = await loadEndedSignals(tx, tenantId, alreadyEnded.filter((id) => touched.has(id)));
+  await writeAuditLogs(
+    tx,
+    decided.map((d) => auditOf(d.job.account, updated.get(d.order.row.id)!, d.job.report, suspectFill(d.order.row, d.job.report))),
+  );
+
+  // Each ended or re-published signal goes with the last report about it.
+  const lastAbout = new Map<string, number>();
+  for (const d of decided) for (const id of d.signalIds) lastAbout.set(id, d.index);
+  for (const d of decided) {
+    const row = updated.get(d.order.row.id)!;
     const effects = emptyEffects();
-    const hash = reportOutcomeHash(report);
-    if (current.status !== "pending") {
-      if (current.status === report.status) {
-        // The retry of the very request that applied it: its first answer again.
-        const first = opts.signature !== null && current.reportSignature === opts.signature;
-        if (!first && current.reportHash !== null && current.reportHash !== hash) {
-          throw conflict(`Order already reported as ${current.status} with another outcome (ticket, price, volume, time, profit or error code): a report cannot change it`);
-        }
-        return { body: { ok: true, duplicate: !first, executionId: current.id, status: current.status }, effects };
-      }
-      if (!(current.status === "placed" && report.status === "filled")) {
-        throw conflict(`Order already reported as ${current.status}`);
-      }
+    effects.executions.push(row);
+    effects.closedSignalIds.push(...ended.filter((id) => lastAbout.get(id) === d.index));
+    effects.updatedSignals.push(...late.filter((s) => lastAbout.get(s.id) === d.index));
+    settled[d.index] = { ok: true, value: { body: { ok: true, duplicate: false, executionId: row.id, status: row.status }, effects } };
+  }
+  return settled;
+}
+
+/**
+ * The answer of a report about an order already reported (null: apply it): the retry of the very
+ * request that applied it gets its first answer again; the same outcome again answers
+ * `duplicate: true`; `filled` after `placed` is applied (a pending order's trigger); anything else
+ * is 409 `conflict`.
+ */
+function statusCheck(current: ExecutionRow, job: ReportJob): ReportSettlement | null {
+  if (current.status === "pending") return null;
+  const { report, signature } = job;
+  if (current.status === report.status) {
+    const first = signature !== null && current.reportSignature === signature;
+    if (!first && current.reportHash !== null && current.reportHash !== reportOutcomeHash(report)) {
+      return { ok: false, error: conflict(`Order already reported as ${current.status} with another outcome (ticket, price, volume, time, profit or error code): a report cannot change it`) };
     }
+    return { ok: true, value: { body: { ok: true, duplicate: !first, executionId: current.id, status: current.status }, effects: emptyEffects() } };
+  }
+  if (current.status === "placed" && report.status === "filled") return null;
+  return { ok: false, error: conflict(`Order already reported as ${current.status}`) };
+}
 
-    // Reports of one signal's copies are applied one at a time (see lockSignalReports); the
-    // copy's link is read under that lock.
-    if (current.signalId) await lockSignalReports(tx, current.signalId);
-    const { link, openingVolume } = await loadCopyLink(tx, current);
-
-    // Decide: the order's outcome and the copy's link.
-    const fillTime = report.fillTime ? new Date(report.fillTime * 1000) : isSuccess(report.status) ? now : null;
-    const start = exec.receivedAt ?? current.createdAt;
-    // A pending order's latency ends when it was placed: its trigger (`filled` after `placed`) keeps it.
-    const measures = reportMeasuresLatency(current.status, report.status);
-    const outcome: ReportedOutcome = {
-      status: report.status,
-      slaveTicket: report.slaveTicket ?? current.slaveTicket,
-      fillPrice: report.fillPrice ?? current.fillPrice,
-      fillTime: fillTime ?? current.fillTime,
-      point: report.point ?? current.point,
-      profit: report.profit ?? current.profit,
-      errorCode: report.errorCode ?? null,
-      errorMessage: report.errorMessage ?? (isSuccess(report.status) ? null : current.errorMessage),
-      latencyMs: measures ? Math.max(0, now.getTime() - start.getTime()) : current.latencyMs,
-      ...(measures
-        ? slaveOrderHops({
-            terminalToBridgeMs: exec.terminalToBridgeMs,
-            receivedAtMs: exec.receivedAt?.getTime() ?? null,
-            deliveredAtMs: current.deliveredAt?.getTime() ?? null,
-            executedAtServerMs: toServerClockMs(report.executedAtMs, opts.clockOffsetMs),
-          })
-        : { terminalToBridgeMs: current.terminalToBridgeMs, bridgeToSlaveMs: current.bridgeToSlaveMs, slaveExecutionMs: current.slaveExecutionMs }),
-      slippagePts: slippageOf(current, report),
-      reportedAt: now,
-      reportHash: hash,
-      reportSignature: opts.signature,
-      leaseUntil: null,
-    };
-    const change: LinkChange = linkAfterReport(
-      link,
-      { action: current.action as LinkOrderAction, volume: current.volume, slaveTicket: outcome.slaveTicket ?? null },
-      openingVolume,
-      { status: report.status, volume: report.volume ?? null, remainingTicket: report.remainingTicket ?? null },
-      current.slaveTicket,
-    );
-
-    // Write.
-    const updated = await writeReport(tx, current, outcome, change, now);
-    const touched: (string | null)[] = change.checkSignal ? [updated.signalId] : [];
-    if (updated.action === "CLOSE_ALL" && report.status === "closed") {
-      const copies = await loadSlaveCopies(tx, tenantId, updated.slaveAccountId);
-      const plan = closeAllLinks(copies.links, copies.unreportedOpenSignalIds);
-      await writeCloseAll(tx, tenantId, updated.slaveAccountId, plan, now);
-      touched.push(...plan.touchedSignalIds);
-    }
-    effects.executions.push(updated);
-    const { ended, alreadyEnded } = await endSignals(tx, tenantId, [updated.signalId, ...touched], now);
-    effects.closedSignalIds.push(...ended);
-    // A late report about a signal that already ended (silence timeout, docs/bridge-protocol.md
-    // §5): the copy is updated above, the signal stays ended; its slaves still to confirm change.
-    const late = alreadyEnded.filter((id) => touched.includes(id));
-    if (late.length > 0) effects.updatedSignals.push(...(await loadEndedSignals(tx, tenantId, late)));
-    await writeAuditLog(tx, auditOf(account, updated, report, suspectFill(current, report)));
-    return { body: { ok: true, duplicate: false, executionId: updated.id, status: updated.status }, effects };
-  });
+/** The order's reported outcome and the copy's link change (domain: linkAfterReport). */
+function decideReport(exec: ReportOrder, state: CopyLinkState, job: ReportJob): { outcome: ReportedOutcome; change: LinkChange } {
+  const { report, now } = job;
+  const current = exec.row;
+  const fillTime = report.fillTime ? new Date(report.fillTime * 1000) : isSuccess(report.status) ? now : null;
+  const start = exec.receivedAt ?? current.createdAt;
+  // A pending order's latency ends when it was placed: its trigger (`filled` after `placed`) keeps it.
+  const measures = reportMeasuresLatency(current.status, report.status);
+  const outcome: ReportedOutcome = {
+    status: report.status,
+    slaveTicket: report.slaveTicket ?? current.slaveTicket,
+    fillPrice: report.fillPrice ?? current.fillPrice,
+    fillTime: fillTime ?? current.fillTime,
+    point: report.point ?? current.point,
+    profit: report.profit ?? current.profit,
+    errorCode: report.errorCode ?? null,
+    errorMessage: report.errorMessage ?? (isSuccess(report.status) ? null : current.errorMessage),
+    latencyMs: measures ? Math.max(0, now.getTime() - start.getTime()) : current.latencyMs,
+    ...(measures
+      ? slaveOrderHops({
+          terminalToBridgeMs: exec.terminalToBridgeMs,
+          receivedAtMs: exec.receivedAt?.getTime() ?? null,
+          deliveredAtMs: current.deliveredAt?.getTime() ?? null,
+          executedAtServerMs: toServerClockMs(report.executedAtMs, job.clockOffsetMs),
+        })
+      : { terminalToBridgeMs: current.terminalToBridgeMs, bridgeToSlaveMs: current.bridgeToSlaveMs, slaveExecutionMs: current.slaveExecutionMs }),
+    slippagePts: slippageOf(current, report),
+    reportedAt: now,
+    reportHash: reportOutcomeHash(report),
+    reportSignature: job.signature,
+    leaseUntil: null,
+  };
+  const change: LinkChange = linkAfterReport(
+    state.link,
+    { action: current.action as LinkOrderAction, volume: current.volume, slaveTicket: outcome.slaveTicket ?? null },
+    state.openingVolume,
+    { status: report.status, volume: report.volume ?? null, remainingTicket: report.remainingTicket ?? null },
+    current.slaveTicket,
+  );
+  return { outcome, change };
 }
 
 type LinkOrderAction = Parameters<typeof linkAfterReport>[1]["action"];

@@ -1,9 +1,11 @@
 /**
- * Store of a slave's execution report (apply-report.ts). Loads: the order (locked for update) with
- * the master event's arrival time (loadReportOrder); after the per-signal lock, the copy's link and
- * its opening order's volume (loadCopyLink) or, for CLOSE_ALL, every link and unreported open of
- * the slave (loadSlaveCopies). Writes: the order's reported outcome and the link change the
- * domain decided (writeReport, writeCloseAll). Statements kept together here for review.
+ * Store of slaves' execution reports, a batch at a time (apply-report.ts). Loads: the orders
+ * (locked for update, in id order) with their master events' arrival times (loadReportOrders);
+ * after the per-signal locks (lockSignalsReports, sorted), the copies' links and their opening
+ * orders' volumes (loadCopyLinks) or, for CLOSE_ALL, every link and unreported open of the slave
+ * (loadSlaveCopies). Writes: the orders' reported outcomes (writeReports, one statement) and the
+ * link changes the domain decided (writeCopyLinks, writeCloseAll). Statements kept together here
+ * for review.
  */
 import { eq, inArray, isNotNull } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
@@ -11,35 +13,39 @@ import { rawStatement, runRaw, tableColumns, tableRow } from "../../../db/raw.ts
 import { executions, positionLinks } from "../../../db/schema.ts";
 import { ofTenant } from "../../../db/scope.ts";
 import type { ExecutionRow } from "../../signals/mappers.ts";
-import type { CloseAllPlan, CopyLink, LinkChange } from "../domain/index.ts";
+import type { CloseAllPlan, CopyLink } from "../domain/index.ts";
 
 const OPENING = ["OPEN", "PENDING_OPEN"];
 
 const execRow = tableRow(executions);
 
-// Hot path (one report per delivered order): fixed statements, no query building per call.
-const orderForReport = rawStatement(
-  "report_load_order",
+// Hot path (one batch of reports per transaction, report-batcher.ts): fixed statements, each
+// covering every report of the batch; no query building per call.
+const ordersForReport = rawStatement(
+  "report_load_orders",
   `select ${tableColumns(executions, "e")}, ev.received_at as "receivedAt", ev.terminal_to_bridge_ms as "terminalToBridgeMs"
    from executions e left join signal_events ev on ev.id = e.event_id
-   where e.tenant_id = $1 and e.id = $2 and e.slave_account_id = $3
-   limit 1 for update of e`,
+   where e.tenant_id = $1 and e.id = any($2::uuid[])
+   order by e.id for update of e`,
   (r) => ({
     row: execRow(r),
     receivedAt: r.receivedAt == null ? null : new Date(r.receivedAt as string | Date),
     terminalToBridgeMs: r.terminalToBridgeMs == null ? null : Number(r.terminalToBridgeMs),
   }),
 );
+// One row whatever the count: the locks are taken in the array's order (unnest keeps it).
+const signalReportLocks = rawStatement("report_signal_locks", "select count(pg_advisory_xact_lock(hashtextextended(u.s, 1))) as n from unnest($1::text[]) as u(s)");
 const signalReportLock = rawStatement("report_signal_lock", "select pg_advisory_xact_lock(hashtextextended($1::text, 1))");
-const copyLink = rawStatement(
-  "report_copy_link",
-  `select pl.slave_ticket as "slaveTicket", pl.volume::text as "volume", pl.status as "status",
-     (select e.volume::text from executions e where e.tenant_id = $1 and e.signal_id = $2
-        and e.slave_account_id = $3 and e.action in ('OPEN', 'PENDING_OPEN') order by e.created_at desc limit 1) as "openingVolume"
-   from (select 1) as one
-   left join position_links pl on pl.tenant_id = $1 and pl.signal_id = $2 and pl.slave_account_id = $3
-   limit 1`,
+const copyLinks = rawStatement(
+  "report_copy_links",
+  `select u.signal_id::text as "signalId", u.slave_id::text as "slaveAccountId",
+     pl.slave_ticket as "slaveTicket", pl.volume::text as "volume", pl.status as "status",
+     (select e.volume::text from executions e where e.tenant_id = $1 and e.signal_id = u.signal_id
+        and e.slave_account_id = u.slave_id and e.action in ('OPEN', 'PENDING_OPEN') order by e.created_at desc limit 1) as "openingVolume"
+   from unnest($2::uuid[], $3::uuid[]) as u(signal_id, slave_id)
+   left join position_links pl on pl.tenant_id = $1 and pl.signal_id = u.signal_id and pl.slave_account_id = u.slave_id`,
   (r) => ({
+    key: copyKey(r.signalId as string, r.slaveAccountId as string),
     slaveTicket: (r.slaveTicket as string | null) ?? null,
     volume: (r.volume as string | null) ?? null,
     status: (r.status as string | null) ?? null,
@@ -47,18 +53,20 @@ const copyLink = rawStatement(
   }),
 );
 
-/**
- * The slave's order `orderId` (row lock), when its master event reached the bridge and that event's
- * hop terminal → bridge (ms, null when not measured); null = not this account's.
- */
-export async function loadReportOrder(
-  tx: Db,
-  tenantId: string,
-  accountId: string,
-  orderId: string,
-): Promise<{ row: ExecutionRow; receivedAt: Date | null; terminalToBridgeMs: number | null } | null> {
-  const [exec] = await runRaw(tx, orderForReport, [tenantId, orderId, accountId]);
-  return exec ?? null;
+/** The key of one copy (signal, slave) in the maps below. */
+export const copyKey = (signalId: string, slaveAccountId: string): string => `${signalId}|${slaveAccountId}`;
+
+/** An order as a report finds it: the row, when its master event reached the bridge, that event's hop terminal → bridge (ms, null when not measured). */
+export interface ReportOrder {
+  row: ExecutionRow;
+  receivedAt: Date | null;
+  terminalToBridgeMs: number | null;
+}
+
+/** The tenant's orders among `orderIds` (row locks, taken in id order), by id; an unknown id is absent. */
+export async function loadReportOrders(tx: Db, tenantId: string, orderIds: string[]): Promise<Map<string, ReportOrder>> {
+  const rows = await runRaw(tx, ordersForReport, [tenantId, [...new Set(orderIds)]]);
+  return new Map(rows.map((r) => [r.row.id, r]));
 }
 
 /**
@@ -71,12 +79,28 @@ export async function lockSignalReports(tx: Db, signalId: string): Promise<void>
   await runRaw(tx, signalReportLock, [signalId]);
 }
 
-/** The copy's link (signal, slave), null when none, and the lots of its opening order (null when none). */
-export async function loadCopyLink(tx: Db, exec: ExecutionRow): Promise<{ link: CopyLink | null; openingVolume: string | null }> {
-  if (!exec.signalId) return { link: null, openingVolume: null };
-  const [r] = await runRaw(tx, copyLink, [exec.tenantId, exec.signalId, exec.slaveAccountId]);
-  const link: CopyLink | null = r && r.volume != null && r.status != null ? { slaveTicket: r.slaveTicket, volume: r.volume, status: r.status === "open" ? "open" : "closed" } : null;
-  return { link, openingVolume: r?.openingVolume ?? null };
+/** lockSignalReports for several signals in one statement, in sorted order (two batches never wait on each other in a cycle). */
+export async function lockSignalsReports(tx: Db, signalIds: string[]): Promise<void> {
+  const ids = [...new Set(signalIds)].sort();
+  if (ids.length > 0) await runRaw(tx, signalReportLocks, [ids]);
+}
+
+/** A copy's link (null when none) and the lots of its opening order (null when none). */
+export interface CopyLinkState {
+  link: CopyLink | null;
+  openingVolume: string | null;
+}
+
+/** The links of the listed copies (read after their signals' locks), by copyKey. */
+export async function loadCopyLinks(tx: Db, tenantId: string, copies: { signalId: string; slaveAccountId: string }[]): Promise<Map<string, CopyLinkState>> {
+  const out = new Map<string, CopyLinkState>();
+  if (copies.length === 0) return out;
+  const rows = await runRaw(tx, copyLinks, [tenantId, copies.map((c) => c.signalId), copies.map((c) => c.slaveAccountId)]);
+  for (const r of rows) {
+    const link: CopyLink | null = r.volume != null && r.status != null ? { slaveTicket: r.slaveTicket, volume: r.volume, status: r.status === "open" ? "open" : "closed" } : null;
+    out.set(r.key, { link, openingVolume: r.openingVolume });
+  }
+  return out;
 }
 
 /** The reported outcome of an order: every column a report sets. */
@@ -103,64 +127,94 @@ export type ReportedOutcome = Required<
   >
 >;
 
-const writeOutcome = rawStatement(
-  "report_write_outcome",
-  `update executions set status = $3, slave_ticket = $4, fill_price = $5::numeric, fill_time = $6::timestamptz,
-     point = $7::numeric, profit = $8::numeric, error_code = $9::int, error_message = $10, latency_ms = $11::int,
-     slippage_pts = $12::numeric, reported_at = $13::timestamptz, report_hash = $14, report_signature = $15,
-     lease_until = $16::timestamptz, terminal_to_bridge_ms = $17::int, bridge_to_slave_ms = $18::int,
-     slave_execution_ms = $19::int
-   where tenant_id = $1 and id = $2
-   returning ${tableColumns(executions)}`,
+// Decimals travel as JSON strings and are read by numeric's own input function: no float on the way.
+const writeOutcomes = rawStatement(
+  "report_write_outcomes",
+  `update executions e set status = v.status, slave_ticket = v.slave_ticket, fill_price = v.fill_price,
+     fill_time = v.fill_time, point = v.point, profit = v.profit, error_code = v.error_code,
+     error_message = v.error_message, latency_ms = v.latency_ms, slippage_pts = v.slippage_pts,
+     reported_at = v.reported_at, report_hash = v.report_hash, report_signature = v.report_signature,
+     lease_until = v.lease_until, terminal_to_bridge_ms = v.terminal_to_bridge_ms,
+     bridge_to_slave_ms = v.bridge_to_slave_ms, slave_execution_ms = v.slave_execution_ms
+   from jsonb_to_recordset($2::jsonb) as v(id uuid, status text, slave_ticket text, fill_price numeric,
+     fill_time timestamptz, point numeric, profit numeric, error_code int, error_message text, latency_ms int,
+     slippage_pts numeric, reported_at timestamptz, report_hash text, report_signature text,
+     lease_until timestamptz, terminal_to_bridge_ms int, bridge_to_slave_ms int, slave_execution_ms int)
+   where e.tenant_id = $1 and e.id = v.id
+   returning ${tableColumns(executions, "e")}`,
   execRow,
 );
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
-/**
- * Stores the reported outcome on the order, then the link change decided by the domain
- * (linkAfterReport): insert (no link yet; a concurrent insert of the same copy wins), or update.
- * Returns the order as stored.
- */
-export async function writeReport(tx: Db, exec: ExecutionRow, outcome: ReportedOutcome, change: LinkChange, now: Date): Promise<ExecutionRow> {
-  const o = outcome;
-  const [updated] = await runRaw(tx, writeOutcome, [
-    exec.tenantId,
-    exec.id,
-    o.status,
-    o.slaveTicket,
-    o.fillPrice,
-    iso(o.fillTime),
-    o.point,
-    o.profit,
-    o.errorCode,
-    o.errorMessage,
-    o.latencyMs,
-    o.slippagePts,
-    iso(o.reportedAt),
-    o.reportHash,
-    o.reportSignature,
-    iso(o.leaseUntil),
-    o.terminalToBridgeMs,
-    o.bridgeToSlaveMs,
-    o.slaveExecutionMs,
-  ]);
-  if (!updated) throw new Error("execution update returned nothing");
-  const next = change.next;
-  if (change.write === "none" || !next || !updated.signalId) return updated;
-  const values = { slaveTicket: next.slaveTicket, volume: next.volume, status: next.status, closedAt: next.status === "closed" ? now : null };
-  if (change.write === "insert") {
-    await tx
-      .insert(positionLinks)
-      .values({ tenantId: updated.tenantId, signalId: updated.signalId, slaveAccountId: updated.slaveAccountId, ...values })
-      .onConflictDoNothing();
-  } else {
-    await tx
-      .update(positionLinks)
-      .set(values)
-      .where(ofTenant(positionLinks, updated.tenantId, eq(positionLinks.signalId, updated.signalId), eq(positionLinks.slaveAccountId, updated.slaveAccountId)));
-  }
-  return updated;
+/** Stores each order's reported outcome (one statement); returns the orders as stored, by id. Each id at most once. */
+export async function writeReports(tx: Db, tenantId: string, outcomes: { id: string; outcome: ReportedOutcome }[]): Promise<Map<string, ExecutionRow>> {
+  if (outcomes.length === 0) return new Map();
+  const rows = outcomes.map(({ id, outcome: o }) => ({
+    id,
+    status: o.status,
+    slave_ticket: o.slaveTicket,
+    fill_price: o.fillPrice,
+    fill_time: iso(o.fillTime),
+    point: o.point,
+    profit: o.profit,
+    error_code: o.errorCode,
+    error_message: o.errorMessage,
+    latency_ms: o.latencyMs,
+    slippage_pts: o.slippagePts,
+    reported_at: iso(o.reportedAt),
+    report_hash: o.reportHash,
+    report_signature: o.reportSignature,
+    lease_until: iso(o.leaseUntil),
+    terminal_to_bridge_ms: o.terminalToBridgeMs,
+    bridge_to_slave_ms: o.bridgeToSlaveMs,
+    slave_execution_ms: o.slaveExecutionMs,
+  }));
+  const updated = await runRaw(tx, writeOutcomes, [tenantId, JSON.stringify(rows)]);
+  if (updated.length !== outcomes.length) throw new Error(`execution update returned ${updated.length} rows for ${outcomes.length}`);
+  return new Map(updated.map((r) => [r.id, r]));
+}
+
+/** A copy's link as it must be stored after the batch: `insert` (none in the database; a concurrent insert of the same copy wins) or `update`. */
+export interface LinkWrite {
+  signalId: string;
+  slaveAccountId: string;
+  write: "insert" | "update";
+  link: CopyLink;
+}
+
+const linkColumns = `v(signal_id uuid, slave_account_id uuid, slave_ticket text, volume numeric, status text, closed_at timestamptz)`;
+const insertLinks = rawStatement(
+  "report_insert_links",
+  `insert into position_links (tenant_id, signal_id, slave_account_id, slave_ticket, volume, status, closed_at)
+   select $1, v.signal_id, v.slave_account_id, v.slave_ticket, v.volume, v.status, v.closed_at
+   from jsonb_to_recordset($2::jsonb) as ${linkColumns}
+   on conflict do nothing`,
+);
+const updateLinks = rawStatement(
+  "report_update_links",
+  `update position_links pl set slave_ticket = v.slave_ticket, volume = v.volume, status = v.status, closed_at = v.closed_at
+   from jsonb_to_recordset($2::jsonb) as ${linkColumns}
+   where pl.tenant_id = $1 and pl.signal_id = v.signal_id and pl.slave_account_id = v.slave_account_id`,
+);
+
+/** Stores the batch's link changes: one insert for the new links, one update for the changed ones. Each copy at most once. */
+export async function writeCopyLinks(tx: Db, tenantId: string, writes: LinkWrite[], now: Date): Promise<void> {
+  const json = (ws: LinkWrite[]) =>
+    JSON.stringify(
+      ws.map((w) => ({
+        signal_id: w.signalId,
+        slave_account_id: w.slaveAccountId,
+        slave_ticket: w.link.slaveTicket,
+        volume: w.link.volume,
+        status: w.link.status,
+        closed_at: w.link.status === "closed" ? now.toISOString() : null,
+      })),
+    );
+  const inserts = writes.filter((w) => w.write === "insert");
+  const updates = writes.filter((w) => w.write === "update");
+  if (inserts.length > 0) await runRaw(tx, insertLinks, [tenantId, json(inserts)]);
+  if (updates.length > 0) await runRaw(tx, updateLinks, [tenantId, json(updates)]);
 }
 
 /**
