@@ -104,24 +104,25 @@ export async function runRaw<R>(db: Db, stmt: RawStatement<R>, params: unknown[]
 
 /**
  * The select list of every column of `table`, each aliased to its property name:
- * `"t"."tenant_id" as "tenantId", …` (with `alias`, prefixed by it). Built once at module load.
+ * `"t"."tenant_id" as "tenantId", …` (with `alias`, prefixed by it; with `keyPrefix`, each name
+ * too, so two tables' columns can share one row). Built once at module load.
  */
-export function tableColumns(table: PgTable, alias?: string): string {
+export function tableColumns(table: PgTable, alias?: string, keyPrefix = ""): string {
   return Object.entries(getTableColumns(table))
-    .map(([key, col]) => `${alias ? `"${alias}".` : ""}"${(col).name}" as "${key}"`)
+    .map(([key, col]) => `${alias ? `"${alias}".` : ""}"${(col).name}" as "${keyPrefix}${key}"`)
     .join(", ");
 }
 
 /**
- * Maps a row selected with `tableColumns(table)` to Drizzle's select model of `table`, through
+ * Maps a row selected with `tableColumns(table)` (same `keyPrefix`) to Drizzle's select model of `table`, through
  * each column's driver mapping (the value a Drizzle select would have returned). Nulls stay null.
  */
-export function tableRow<T extends PgTable>(table: T): (row: Record<string, unknown>) => InferSelectModel<T> {
+export function tableRow<T extends PgTable>(table: T, keyPrefix = ""): (row: Record<string, unknown>) => InferSelectModel<T> {
   const cols = Object.entries(getTableColumns(table)) as [string, PgColumn][];
   return (row) => {
     const out: Record<string, unknown> = {};
     for (const [key, col] of cols) {
-      const v = row[key];
+      const v = row[keyPrefix + key];
       out[key] = v === null || v === undefined ? null : col.mapFromDriverValue(v);
     }
     return out as InferSelectModel<T>;

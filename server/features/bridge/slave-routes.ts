@@ -17,9 +17,7 @@ import {
   type SnapshotResponse,
 } from "#contract";
 import { and, count, eq } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { rawStatement, runRaw, tableColumns, tableRow } from "../../db/raw.ts";
-import { executions, riskLimits } from "../../db/schema.ts";
+import { executions } from "../../db/schema.ts";
 import { releaseAdmission } from "../../http/admission.ts";
 import { ofTenant } from "../../db/scope.ts";
 import type { AppContext } from "../../http/context.ts";
@@ -37,24 +35,12 @@ import { loadSymbolSpecs } from "../sync/store.ts";
 import { upsertSymbolSpecs } from "../accounts/symbol-specs.ts";
 import { recordHeartbeat, recordPollSignOfLife } from "./heartbeat.ts";
 import { clockOffsets } from "./clock-offsets.ts";
-import { resolveSlaveAccount } from "./terminal-account.ts";
+import { resolveSlaveAccount, resolveSlaveWithRiskLimit } from "./terminal-account.ts";
 import { findTenantPause } from "./tenant-pause.ts";
 
 const slaveRoute = { bridge: { scope: "SLAVE" as const, replay: "cache" as const } };
 /** Reports answer a repeated signed request themselves (its first answer), not with 409 `replayed`. */
 const reportRoute = { bridge: { scope: "SLAVE" as const, replay: "handler" as const } };
-
-const riskLimitOf = rawStatement(
-  "bridge_risk_limit",
-  `select ${tableColumns(riskLimits)} from risk_limits where tenant_id = $1 and account_id = $2 limit 1`,
-  tableRow(riskLimits),
-);
-
-/** The slave's risk limit row (as risk/queries.ts findRiskLimit) through a prepared statement: read by every poll. */
-async function findRiskLimitRaw(db: Db, tenantId: string, accountId: string) {
-  const [row] = await runRaw(db, riskLimitOf, [tenantId, accountId]);
-  return row ?? null;
-}
 
 export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -90,9 +76,9 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
 
   api.post("/slave/orders/poll", { schema: { description: "Long-poll for the slave's pending orders (the primary delivery channel).", tags: ["Bridge: slave"], body: slavePollSchema }, config: slaveRoute }, async (request, reply) => {
     const auth = apiKeyAuthOf(request);
-    const slave = await resolveSlaveAccount(ctx.db, auth, request.body);
-    // The sign of life runs beside the risk-limit read: no extra wait on the poll's path.
-    const [limit] = await Promise.all([findRiskLimitRaw(ctx.db, auth.tenantId, slave.id), recordPollSignOfLife(ctx, slave)]);
+    // The account and its risk limit in one read; the sign of life is batched per turn (heartbeat.ts).
+    const { slave, limit } = await resolveSlaveWithRiskLimit(ctx.db, auth, request.body);
+    await recordPollSignOfLife(ctx, slave);
     const aborted = new AbortController();
     reply.raw.once("close", () => aborted.abort());
     const fromDb = orderSource(ctx, auth.tenantId, slave.id, request.body);

@@ -9,7 +9,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { rawStatement, runRaw, tableColumns, tableRow } from "../../db/raw.ts";
-import { accounts } from "../../db/schema.ts";
+import { accounts, riskLimits } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
 import { AppError, invalidField, notFound } from "../../http/errors.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
@@ -67,6 +67,50 @@ async function findSlave(db: Db, tenantId: string, match: ReturnType<typeof eq>)
   return rows[0] ?? null;
 }
 
+/** The bound key's account, refusing a selector naming another one (403; 400 when the selector contradicts itself; 404 unknown). */
+async function checkBound(db: Db, auth: ApiKeyAuth, sel: AccountSelector, row: AccountRow | null): Promise<AccountRow> {
+  if (!row) throw notFound("Account");
+  const idOther = sel.accountId !== undefined && sel.accountId !== row.id;
+  const numberOther = sel.accountNumber !== undefined && sel.accountNumber !== row.accountNumber;
+  if (idOther || numberOther) {
+    await assertSelectorAgrees(db, auth.tenantId, sel, row);
+    throw new AppError("forbidden_scope", "This key is bound to another account");
+  }
+  return row;
+}
+
+const riskLimitOf = rawStatement(
+  "bridge_risk_limit",
+  `select ${tableColumns(riskLimits)} from risk_limits where tenant_id = $1 and account_id = $2 limit 1`,
+  tableRow(riskLimits),
+);
+const accountRow = tableRow(accounts);
+const limitRow = tableRow(riskLimits, "rl_");
+const liveAccountWithLimit = rawStatement(
+  "bridge_live_account_with_limit",
+  `select ${tableColumns(accounts, "a")}, ${tableColumns(riskLimits, "rl", "rl_")}
+   from accounts a left join risk_limits rl on rl.tenant_id = a.tenant_id and rl.account_id = a.id
+   where a.tenant_id = $1 and a.id = $2 and a.deleted_at is null limit 1`,
+  (r) => ({ account: accountRow(r), limit: r.rl_id == null ? null : limitRow(r) }),
+);
+
+/** A risk limit row (as risk/queries.ts findRiskLimit). */
+export type RiskLimitRow = typeof riskLimits.$inferSelect;
+
+/**
+ * resolveSlaveAccount with the slave's risk limit (null when none), as every poll needs both: for a
+ * bound key ONE statement; otherwise the account, then its limit. Errors: resolveSlaveAccount's.
+ */
+export async function resolveSlaveWithRiskLimit(db: Db, auth: ApiKeyAuth, sel: AccountSelector): Promise<{ slave: AccountRow; limit: RiskLimitRow | null }> {
+  if (auth.accountId) {
+    const [found] = await runRaw(db, liveAccountWithLimit, [auth.tenantId, auth.accountId]);
+    return { slave: await checkBound(db, auth, sel, found?.account ?? null), limit: found?.limit ?? null };
+  }
+  const slave = await resolveSlaveAccount(db, auth, sel);
+  const [limit] = await runRaw(db, riskLimitOf, [auth.tenantId, slave.id]);
+  return { slave, limit: limit ?? null };
+}
+
 /** 400 when `accountId` names an account whose number is not `accountNumber`. */
 async function assertSelectorAgrees(db: Db, tenantId: string, sel: AccountSelector, known: AccountRow | null): Promise<void> {
   if (!sel.accountId || !sel.accountNumber) return;
@@ -84,18 +128,8 @@ async function assertSelectorAgrees(db: Db, tenantId: string, sel: AccountSelect
  * selector naming two accounts; 403 a bound key naming another account; 404 unknown account.
  */
 export async function resolveSlaveAccount(db: Db, auth: ApiKeyAuth, sel: AccountSelector): Promise<AccountRow> {
-  if (auth.accountId) {
-    // The common case (every poll and report of a bound key): a fixed statement, no query building.
-    const row = await findLiveAccount(db, auth.tenantId, auth.accountId);
-    if (!row) throw notFound("Account");
-    const idOther = sel.accountId !== undefined && sel.accountId !== row.id;
-    const numberOther = sel.accountNumber !== undefined && sel.accountNumber !== row.accountNumber;
-    if (idOther || numberOther) {
-      await assertSelectorAgrees(db, auth.tenantId, sel, row);
-      throw new AppError("forbidden_scope", "This key is bound to another account");
-    }
-    return row;
-  }
+  // The common case (every poll and report of a bound key): a fixed statement, no query building.
+  if (auth.accountId) return checkBound(db, auth, sel, await findLiveAccount(db, auth.tenantId, auth.accountId));
   if (!sel.accountId && !sel.accountNumber) {
     throw invalidField("accountId", "accountId or accountNumber is required for a SLAVE key that is not bound to an account");
   }

@@ -14,6 +14,7 @@ import { executions } from "../../../db/schema.ts";
 import { ofTenant } from "../../../db/scope.ts";
 import type { AppContext } from "../../../http/context.ts";
 import { expireAndPublish } from "../effects.ts";
+import type { ExecutionRow } from "../../signals/mappers.ts";
 import type { OrderDelivery } from "./delivery.ts";
 import { DELIVERY_LEASE_MS } from "./hand-out.ts";
 import { toSlaveOrder } from "./order-mapper.ts";
@@ -32,6 +33,30 @@ const claimDue = rawStatement("delivery_claim_due", claimText(false), tableRow(e
 const claimAll = rawStatement("delivery_claim_all", claimText(true), tableRow(executions));
 
 /**
+ * The claim, plus whether the slave has an order that expired before its first hand-out
+ * (expiredUndelivered's condition, seen in the statement's snapshot, before the claim): the first
+ * claim of every poll asks both, in one round trip. One row with a null id when nothing is claimed.
+ */
+const claimAndLookText = (redeliver: boolean) => `with claimed as (${claimText(redeliver)})
+   select c.*, exists (select 1 from executions x
+       where x.tenant_id = $1 and x.slave_account_id = $2 and x.status = 'pending'
+         and x.delivery_count = 0 and x.expires_at is not null and x.expires_at <= $3::timestamptz) as "expiredWaiting"
+   from (select 1) as one left join claimed c on true`;
+const claimedRow = tableRow(executions);
+const lookMap = (r: Record<string, unknown>) => ({ row: r.id == null ? null : claimedRow(r), expiredWaiting: r.expiredWaiting === true });
+const claimDueAndLook = rawStatement("delivery_claim_due_look", claimAndLookText(false), lookMap);
+const claimAllAndLook = rawStatement("delivery_claim_all_look", claimAndLookText(true), lookMap);
+
+const claimParams = (tenantId: string, accountId: string, limit: number, now: Date) => [
+  tenantId,
+  accountId,
+  now.toISOString(),
+  new Date(now.getTime() + DELIVERY_LEASE_MS).toISOString(),
+  limit,
+];
+const oldestFirst = (rows: ExecutionRow[]): SlaveOrder[] => rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)).map(toSlaveOrder);
+
+/**
  * Claims up to `limit` deliverable orders (oldest first) and returns them with their new delivery
  * count. An order that expired before its first hand-out is never claimed (delivery/expiry.ts
  * rejects it; the condition is expiredUndelivered's). One prepared statement. `relaxedDb`: see
@@ -44,14 +69,7 @@ export async function claimOrders(
   opts: { redeliver: boolean; limit: number },
   now = new Date(),
 ): Promise<SlaveOrder[]> {
-  const rows = await runRaw(db, opts.redeliver ? claimAll : claimDue, [
-    tenantId,
-    accountId,
-    now.toISOString(),
-    new Date(now.getTime() + DELIVERY_LEASE_MS).toISOString(),
-    opts.limit,
-  ]);
-  return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)).map(toSlaveOrder);
+  return oldestFirst(await runRaw(db, opts.redeliver ? claimAll : claimDue, claimParams(tenantId, accountId, opts.limit, now)));
 }
 
 /**
@@ -114,19 +132,17 @@ function probeOf(relaxedDb: Db): TickBatcher<ProbeItem, boolean> {
 }
 
 /**
- * Claims the deliverable orders of a slave and, alongside, rejects and publishes its orders that
- * expired before their first hand-out (effects.ts expireAndPublish, which waits for the account's
- * in-memory hand-out records first; the claim never hands expired orders out anyway). Resolves
- * once both are done. Used by the poll's first claim and by the stream.
+ * Claims the deliverable orders of a slave and, when the same statement saw one of its orders that
+ * expired before its first hand-out, rejects and publishes those (effects.ts expireAndPublish,
+ * which waits for the account's in-memory hand-out records first; the claim never hands expired
+ * orders out anyway) before resolving. Used by the poll's first claim, the stream and the orders
+ * another instance announced.
  */
-export async function claimDeliverable(ctx: AppContext, tenantId: string, accountId: string, opts: { redeliver: boolean; limit: number }): Promise<SlaveOrder[]> {
-  // Side by side: the claim never takes an expired order, so it need not wait for the expiry; a
-  // failed expiry only delays the rejection to the next poll.
-  const [orders] = await Promise.all([
-    claimOrders(ctx.relaxedDb, tenantId, accountId, opts),
-    expireAndPublish(ctx, tenantId, accountId).catch((err: unknown) => console.warn("expiring undelivered orders failed:", err)),
-  ]);
-  return orders;
+export async function claimDeliverable(ctx: AppContext, tenantId: string, accountId: string, opts: { redeliver: boolean; limit: number }, now = new Date()): Promise<SlaveOrder[]> {
+  const rows = await runRaw(ctx.relaxedDb, opts.redeliver ? claimAllAndLook : claimDueAndLook, claimParams(tenantId, accountId, opts.limit, now));
+  // A failed expiry only delays the rejection to the next poll.
+  if (rows.some((r) => r.expiredWaiting)) await expireAndPublish(ctx, tenantId, accountId).catch((err: unknown) => console.warn("expiring undelivered orders failed:", err));
+  return oldestFirst(rows.flatMap((r) => (r.row ? [r.row] : [])));
 }
 
 /**
