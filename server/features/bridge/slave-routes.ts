@@ -23,7 +23,7 @@ import { ofTenant } from "../../db/scope.ts";
 import type { AppContext } from "../../http/context.ts";
 import { applyReport } from "../copy-engine/apply-report.ts";
 import { publishEffects } from "../copy-engine/effects.ts";
-import { orderSource, pollOrders, type OrderSource } from "../copy-engine/delivery/slave-delivery.ts";
+import { orderSource, pollOrders } from "../copy-engine/delivery/slave-delivery.ts";
 import { findRiskLimit } from "../risk/queries.ts";
 import { toSlaveConfig } from "../risk/slave-config.ts";
 import { findEaNetwork } from "../settings/queries.ts";
@@ -81,10 +81,9 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
     await recordPollSignOfLife(ctx, slave);
     const aborted = new AbortController();
     reply.raw.once("close", () => aborted.abort());
-    const fromDb = orderSource(ctx, auth.tenantId, slave.id, request.body);
     // The first claim is work; the wait that may follow is not: the admission slot goes back after
     // it (http/admission.ts; idempotent), or parked polls would hold every slot and starve everyone.
-    const source: OrderSource = { claim: () => fromDb.claim().finally(() => releaseAdmission(request)), release: (ids) => fromDb.release(ids) };
+    const source = orderSource(ctx, auth.tenantId, slave.id, request.body, () => releaseAdmission(request));
     const orders = await pollOrders(ctx.delivery, slave.id, source, request.body, aborted.signal);
     const body: SlavePollResponse = { orders, config: toSlaveConfig(slave, limit) };
     return body;

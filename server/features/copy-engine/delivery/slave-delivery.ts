@@ -148,15 +148,26 @@ export async function claimDeliverable(ctx: AppContext, tenantId: string, accoun
 /**
  * The database source of one slave account; a claim first waits for that account's hand-out
  * records. The first claim also expires undelivered orders past their lifetime (claimDeliverable);
- * the periodic re-checks only claim (expired orders are never claimed).
+ * the periodic re-checks probe on the shared beat and claim only what a probe found (expired
+ * orders are never claimed). `afterFirstClaim`: called once the first claim settles (the poll
+ * route gives its admission slot back there: the wait that may follow is not work).
  */
-export const orderSource = (ctx: AppContext, tenantId: string, accountId: string, opts: { limit: number; redeliver: boolean }): OrderSource => {
+export const orderSource = (
+  ctx: AppContext,
+  tenantId: string,
+  accountId: string,
+  opts: { limit: number; redeliver: boolean },
+  afterFirstClaim?: () => void,
+): OrderSource => {
   let first = true;
   return {
     claim: () => {
-      const expire = first;
+      if (!first) return ctx.delivery.recorded(accountId).then(() => claimOrders(ctx.relaxedDb, tenantId, accountId, opts));
       first = false;
-      return ctx.delivery.recorded(accountId).then(() => (expire ? claimDeliverable(ctx, tenantId, accountId, opts) : claimOrders(ctx.relaxedDb, tenantId, accountId, opts)));
+      return ctx.delivery
+        .recorded(accountId)
+        .then(() => claimDeliverable(ctx, tenantId, accountId, opts))
+        .finally(() => afterFirstClaim?.());
     },
     release: (ids) => releaseOrders(ctx.relaxedDb, tenantId, ids),
     probe: () => probeOf(ctx.relaxedDb).add({ tenantId, accountId, redeliver: opts.redeliver }),
