@@ -31,7 +31,7 @@ import { conflict, notFound } from "../../http/errors.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
 import { writeAuditLogs } from "../audit/write-audit-log.ts";
 import type { ExecutionRow } from "../signals/mappers.ts";
-import { closeAllLinks, linkAfterReport, opposite, reportMeasuresLatency, slaveOrderHops, slippagePoints, toServerClockMs, type LinkChange } from "./domain/index.ts";
+import { closeAllLinks, linkAfterReport, opposite, reportMeasuresLatency, slaveOrderHops, slippagePoints, toServerClockMs, type CopyLink, type LinkChange } from "./domain/index.ts";
 import { emptyEffects, type CopyEffects } from "./effects.ts";
 import { isSuspectFill } from "./fill-band.ts";
 import { endSignals, loadEndedSignals } from "./store/completion-store.ts";
@@ -39,13 +39,13 @@ import { ReportBatcher, type Settlement } from "./report-batcher.ts";
 import {
   copyKey,
   loadCopyLinks,
+  loadOpeningVolumes,
   loadReportOrders,
   loadSlaveCopies,
   lockSignalsReports,
   writeCloseAll,
   writeCopyLinks,
   writeReports,
-  type CopyLinkState,
   type LinkWrite,
   type ReportOrder,
   type ReportedOutcome,
@@ -121,6 +121,15 @@ function reportBatcherOf(db: Db): ReportBatcher<ReportJob, ReportResult> {
   return batcher;
 }
 
+/** Orders whose report can create a link from the opening order's volume (a close before any open). */
+const CLOSING = new Set(["CLOSE", "PENDING_CANCEL"]);
+
+/** A copy's link (null when none) and the lots of its opening order (null when none or not needed). */
+interface CopyLinkState {
+  link: CopyLink | null;
+  openingVolume: string | null;
+}
+
 /** A report that passed the order's status check, on its way to being applied. */
 interface Applying {
   index: number;
@@ -162,9 +171,13 @@ export async function applyReportBatch(tx: Db, tenantId: string, jobs: ReportJob
   const copies = applying.flatMap(({ order: { row } }) => (row.signalId ? [{ signalId: row.signalId, slaveAccountId: row.slaveAccountId }] : []));
   await lockSignalsReports(tx, copies.map((c) => c.signalId));
   const links = await loadCopyLinks(tx, tenantId, copies);
+  const inDatabase = new Set(links.keys());
+  const closingUnlinked = applying.flatMap(({ order: { row } }) =>
+    row.signalId && CLOSING.has(row.action) && !inDatabase.has(copyKey(row.signalId, row.slaveAccountId)) ? [{ signalId: row.signalId, slaveAccountId: row.slaveAccountId }] : [],
+  );
+  const openingVolumes = await loadOpeningVolumes(tx, tenantId, closingUnlinked);
 
   // Decide, one report after another: each sees the links the earlier ones left.
-  const inDatabase = new Set([...links].filter(([, l]) => l.link !== null).map(([k]) => k));
   const linkWrites = new Map<string, LinkWrite>();
   const outcomes: { id: string; outcome: ReportedOutcome }[] = [];
   /** `signalIds`: the signals to check for completion; `touched`: those the report changed the life of (linkAfterReport's checkSignal, a CLOSE_ALL's). */
@@ -173,10 +186,10 @@ export async function applyReportBatch(tx: Db, tenantId: string, jobs: ReportJob
     try {
       const row = a.order.row;
       const key = row.signalId ? copyKey(row.signalId, row.slaveAccountId) : null;
-      const state = (key && links.get(key)) || { link: null, openingVolume: null };
+      const state: CopyLinkState = { link: (key && links.get(key)) || null, openingVolume: (key && openingVolumes.get(key)) || null };
       const { outcome, change } = decideReport(a.order, state, a.job);
       if (key && row.signalId && change.write !== "none" && change.next) {
-        links.set(key, { ...state, link: change.next });
+        links.set(key, change.next);
         linkWrites.set(key, { signalId: row.signalId, slaveAccountId: row.slaveAccountId, write: inDatabase.has(key) ? "update" : "insert", link: change.next });
       }
       outcomes.push({ id: row.id, outcome });

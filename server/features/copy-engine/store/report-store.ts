@@ -1,8 +1,8 @@
 /**
  * Store of slaves' execution reports, a batch at a time (apply-report.ts). Loads: the orders
  * (locked for update, in id order) with their master events' arrival times (loadReportOrders);
- * after the per-signal locks (lockSignalsReports, sorted), the copies' links and their opening
- * orders' volumes (loadCopyLinks) or, for CLOSE_ALL, every link and unreported open of the slave
+ * after the per-signal locks (lockSignalsReports, sorted), the copies' links (loadCopyLinks), the
+ * opening orders' volumes of closes reported before any open (loadOpeningVolumes) or, for CLOSE_ALL, every link and unreported open of the slave
  * (loadSlaveCopies). Writes: the orders' reported outcomes (writeReports, one statement) and the
  * link changes the domain decided (writeCopyLinks, writeCloseAll). Statements kept together here
  * for review.
@@ -39,18 +39,22 @@ const signalReportLock = rawStatement("report_signal_lock", "select pg_advisory_
 const copyLinks = rawStatement(
   "report_copy_links",
   `select u.signal_id::text as "signalId", u.slave_id::text as "slaveAccountId",
-     pl.slave_ticket as "slaveTicket", pl.volume::text as "volume", pl.status as "status",
-     (select e.volume::text from executions e where e.tenant_id = $1 and e.signal_id = u.signal_id
-        and e.slave_account_id = u.slave_id and e.action in ('OPEN', 'PENDING_OPEN') order by e.created_at desc limit 1) as "openingVolume"
+     pl.slave_ticket as "slaveTicket", pl.volume::text as "volume", pl.status as "status"
    from unnest($2::uuid[], $3::uuid[]) as u(signal_id, slave_id)
-   left join position_links pl on pl.tenant_id = $1 and pl.signal_id = u.signal_id and pl.slave_account_id = u.slave_id`,
-  (r) => ({
-    key: copyKey(r.signalId as string, r.slaveAccountId as string),
-    slaveTicket: (r.slaveTicket as string | null) ?? null,
-    volume: (r.volume as string | null) ?? null,
-    status: (r.status as string | null) ?? null,
-    openingVolume: (r.openingVolume as string | null) ?? null,
-  }),
+   join position_links pl on pl.tenant_id = $1 and pl.signal_id = u.signal_id and pl.slave_account_id = u.slave_id`,
+  (r): [string, CopyLink] => [
+    copyKey(r.signalId as string, r.slaveAccountId as string),
+    { slaveTicket: (r.slaveTicket as string | null) ?? null, volume: r.volume as string, status: r.status === "open" ? "open" : "closed" },
+  ],
+);
+// The newest opening order of each copy (index executions_signal_idx, then the copy's few orders).
+const openingVolumes = rawStatement(
+  "report_opening_volumes",
+  `select distinct on (u.signal_id, u.slave_id) u.signal_id::text as "signalId", u.slave_id::text as "slaveAccountId", e.volume::text as "volume"
+   from unnest($2::uuid[], $3::uuid[]) as u(signal_id, slave_id)
+   join executions e on e.tenant_id = $1 and e.signal_id = u.signal_id and e.slave_account_id = u.slave_id and e.action in ('OPEN', 'PENDING_OPEN')
+   order by u.signal_id, u.slave_id, e.created_at desc`,
+  (r): [string, string | null] => [copyKey(r.signalId as string, r.slaveAccountId as string), (r.volume as string | null) ?? null],
 );
 
 /** The key of one copy (signal, slave) in the maps below. */
@@ -85,22 +89,19 @@ export async function lockSignalsReports(tx: Db, signalIds: string[]): Promise<v
   if (ids.length > 0) await runRaw(tx, signalReportLocks, [ids]);
 }
 
-/** A copy's link (null when none) and the lots of its opening order (null when none). */
-export interface CopyLinkState {
-  link: CopyLink | null;
-  openingVolume: string | null;
+/** The links of the listed copies (read after their signals' locks), by copyKey; a copy without a link is absent. */
+export async function loadCopyLinks(tx: Db, tenantId: string, copies: { signalId: string; slaveAccountId: string }[]): Promise<Map<string, CopyLink>> {
+  if (copies.length === 0) return new Map();
+  return new Map(await runRaw(tx, copyLinks, [tenantId, copies.map((c) => c.signalId), copies.map((c) => c.slaveAccountId)]));
 }
 
-/** The links of the listed copies (read after their signals' locks), by copyKey. */
-export async function loadCopyLinks(tx: Db, tenantId: string, copies: { signalId: string; slaveAccountId: string }[]): Promise<Map<string, CopyLinkState>> {
-  const out = new Map<string, CopyLinkState>();
-  if (copies.length === 0) return out;
-  const rows = await runRaw(tx, copyLinks, [tenantId, copies.map((c) => c.signalId), copies.map((c) => c.slaveAccountId)]);
-  for (const r of rows) {
-    const link: CopyLink | null = r.volume != null && r.status != null ? { slaveTicket: r.slaveTicket, volume: r.volume, status: r.status === "open" ? "open" : "closed" } : null;
-    out.set(r.key, { link, openingVolume: r.openingVolume });
-  }
-  return out;
+/**
+ * The lots of each listed copy's opening order (OPEN / PENDING_OPEN, the newest), by copyKey; a
+ * copy without one is absent. Only a close reported before any open needs it (linkAfterReport).
+ */
+export async function loadOpeningVolumes(tx: Db, tenantId: string, copies: { signalId: string; slaveAccountId: string }[]): Promise<Map<string, string | null>> {
+  if (copies.length === 0) return new Map();
+  return new Map(await runRaw(tx, openingVolumes, [tenantId, copies.map((c) => c.signalId), copies.map((c) => c.slaveAccountId)]));
 }
 
 /** The reported outcome of an order: every column a report sets. */
