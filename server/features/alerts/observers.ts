@@ -47,13 +47,16 @@ const facts = (e: ExecutionRow): ExecutionFacts => ({
 });
 
 export class AlertObservers {
+  /** Per tenant: execution results published during this turn of the event loop, not yet evaluated. */
+  private readonly queued = new Map<string, ExecutionRow[]>();
+
   constructor(
     private readonly ctx: AppContext,
     private readonly dispatcher: AlertDispatcher,
   ) {}
 
   install(): void {
-    this.ctx.events.on("executions", (e) => this.onExecutions(e.tenantId, e.rows));
+    this.ctx.events.on("executions", (e) => this.queueExecutions(e.tenantId, e.rows));
     this.ctx.events.on("heartbeat", (e) => this.onHeartbeat(e.account));
     this.ctx.events.on("close_only", (e) => this.onCloseOnly(e.account, e.code, e.reason, e.brokerDay));
   }
@@ -62,6 +65,35 @@ export class AlertObservers {
     const outcome = await raiseAlert(this.ctx.db, config, subject, firing, { monotonic });
     if (outcome === "queued") this.dispatcher.wake();
   }
+
+  /**
+   * Evaluates the execution results of one turn together, per tenant (onExecutions on the next
+   * turn): a batch of reports committed together is one read of the alert configs, not one each.
+   * Resolves once they are evaluated.
+   */
+  queueExecutions(tenantId: string, rows: ExecutionRow[]): Promise<void> {
+    const queued = this.queued.get(tenantId);
+    if (queued) {
+      queued.push(...rows);
+      return this.flushing;
+    }
+    this.queued.set(tenantId, [...rows]);
+    if (this.queued.size === 1) {
+      this.flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+        const all = [...this.queued];
+        this.queued.clear();
+        // One tenant's failure does not hold the others back; the first is rethrown (logged by the bus).
+        const failures: Error[] = [];
+        for (const [tenant, list] of all) {
+          await this.onExecutions(tenant, list).catch((err: unknown) => failures.push(err instanceof Error ? err : new Error(String(err))));
+        }
+        if (failures[0]) throw failures[0];
+      });
+    }
+    return this.flushing;
+  }
+
+  private flushing: Promise<void> = Promise.resolve();
 
   async onExecutions(tenantId: string, all: ExecutionRow[]): Promise<void> {
     // A pending order has no outcome yet: skipping it keeps a master signal's aftermath query-free.
