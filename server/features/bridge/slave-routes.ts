@@ -27,7 +27,7 @@ import { orderSource, pollOrders } from "../copy-engine/delivery/slave-delivery.
 import { findRiskLimit } from "../risk/queries.ts";
 import { toSlaveConfig } from "../risk/slave-config.ts";
 import { findEaNetwork } from "../settings/queries.ts";
-import { apiKeyAuthOf, type ApiKeyAuth } from "./auth.ts";
+import { apiKeyAuthOf } from "./auth.ts";
 import { saveSnapshot } from "../accounts/snapshots.ts";
 import { assertSnapshotEntries } from "../sync/snapshot-validation.ts";
 import { onSlaveSnapshot } from "../sync/service.ts";
@@ -35,21 +35,12 @@ import { loadSymbolSpecs } from "../sync/store.ts";
 import { upsertSymbolSpecs } from "../accounts/symbol-specs.ts";
 import { recordHeartbeat, recordPollSignOfLife } from "./heartbeat.ts";
 import { clockOffsets } from "./clock-offsets.ts";
-import { resolveSlaveAccount, resolveSlaveWithRiskLimit, type AccountSelector } from "./terminal-account.ts";
+import { resolveSlaveAccount, resolveSlaveWithRiskLimit } from "./terminal-account.ts";
 import { findTenantPause } from "./tenant-pause.ts";
 
 const slaveRoute = { bridge: { scope: "SLAVE" as const, replay: "cache" as const } };
 /** Reports answer a repeated signed request themselves (its first answer), not with 409 `replayed`. */
 const reportRoute = { bridge: { scope: "SLAVE" as const, replay: "handler" as const } };
-
-/**
- * Whether a report acts for the account its key is bound to without reading that account first:
- * the body names no account, or names it by the same id (an account number must be compared with
- * the stored one: resolveSlaveAccount).
- */
-function reportsForBoundAccount(auth: ApiKeyAuth, sel: AccountSelector): auth is ApiKeyAuth & { accountId: string } {
-  return auth.accountId !== null && auth.accountId !== undefined && sel.accountNumber === undefined && (sel.accountId === undefined || sel.accountId === auth.accountId);
-}
 
 export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -101,9 +92,7 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
   api.post("/slave/execution/report", { schema: { description: "Reports the outcome of one order (filled, partial, rejected …); idempotent by outcome.", tags: ["Bridge: slave"], body: executionReportSchema }, config: reportRoute }, async (request) => {
     const receivedAtMs = Date.now();
     const auth = apiKeyAuthOf(request);
-    // A key bound to the slave, with a body naming no other account, needs no account read here:
-    // the report batch reads the order with its account (a deleted one answers 404 there).
-    const slave = reportsForBoundAccount(auth, request.body) ? { id: auth.accountId, tenantId: auth.tenantId } : await resolveSlaveAccount(ctx.db, auth, request.body);
+    const slave = await resolveSlaveAccount(ctx.db, auth, request.body);
     const clockOffsetMs = clockOffsets.observe(slave.id, request.body.sentAtMs, receivedAtMs);
     const { body, effects } = await applyReport(ctx, slave, request.body, { signature: request.verifiedKey?.signature ?? null, clockOffsetMs });
     publishEffects(ctx, auth.tenantId, effects);

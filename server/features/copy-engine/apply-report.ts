@@ -76,9 +76,9 @@ export function reportOutcomeHash(r: Pick<Report, "status" | "slaveTicket" | "re
   return createHash("sha256").update(JSON.stringify(outcome)).digest("hex");
 }
 
-/** One report to apply: the reporting slave (its id, as its key is bound or the body named it), its signed request's signature (its retry gets this answer again), the slave terminal's clock offset (bridge/clock-offsets.ts: the report's `executedAtMs` in server time) and its arrival. */
+/** One report to apply: the reporting slave, the report, its signed request's signature (its retry gets this answer again), the slave terminal's clock offset (bridge/clock-offsets.ts: the report's `executedAtMs` in server time) and its arrival. */
 export interface ReportJob {
-  account: Pick<AccountRow, "id" | "tenantId">;
+  account: AccountRow;
   report: Report;
   signature: string | null;
   clockOffsetMs: number | null;
@@ -101,7 +101,7 @@ export type ReportSettlement = Settlement<ReportResult>;
  */
 export function applyReport(
   ctx: AppContext,
-  account: Pick<AccountRow, "id" | "tenantId">,
+  account: AccountRow,
   report: Report,
   opts: { signature: string | null; clockOffsetMs?: number | null },
   now = new Date(),
@@ -158,11 +158,6 @@ export async function applyReportBatch(tx: Db, tenantId: string, jobs: ReportJob
     const order = orders.get(job.report.orderId);
     if (!order || order.row.slaveAccountId !== job.account.id) {
       settled[index] = { ok: false, error: notFound("Order") };
-      continue;
-    }
-    // A deleted slave is unknown to the bridge (bridge/terminal-account.ts).
-    if (order.account.deleted) {
-      settled[index] = { ok: false, error: notFound("Account") };
       continue;
     }
     const early = statusCheck(order.row, job);
@@ -225,7 +220,7 @@ export async function applyReportBatch(tx: Db, tenantId: string, jobs: ReportJob
   const late = await loadEndedSignals(tx, tenantId, alreadyEnded.filter((id) => touched.has(id)));
   await writeAuditLogs(
     tx,
-    decided.map((d) => auditOf(d.order, updated.get(d.order.row.id)!, d.job.report, suspectFill(d.order.row, d.job.report))),
+    decided.map((d) => auditOf(d.job.account, updated.get(d.order.row.id)!, d.job.report, suspectFill(d.order.row, d.job.report))),
   );
 
   // Each ended or re-published signal goes with the last report about it.
@@ -323,7 +318,7 @@ function slippageOf(exec: ExecutionRow, report: Report): string | null {
   return slippagePoints(exec.action === "CLOSE" || exec.action === "CLOSE_ALL" ? opposite(side) : side, exec.price, report.fillPrice, report.point);
 }
 
-function auditOf({ account }: Pick<ReportOrder, "account">, e: ExecutionRow, report: Report, suspect: boolean) {
+function auditOf(account: AccountRow, e: ExecutionRow, report: Report, suspect: boolean) {
   const who = account.alias ?? account.accountNumber;
   const ok = isSuccess(e.status);
   const what = `${e.action} ${e.symbol ?? ""} ${e.side ?? ""} ${e.volume ?? ""}`.replace(/\s+/g, " ").trim();
@@ -337,7 +332,7 @@ function auditOf({ account }: Pick<ReportOrder, "account">, e: ExecutionRow, rep
     category: "trade" as const,
     source: "bridge",
     message: `${what} on ${who}: ${detail}${flag}`,
-    accountId: e.slaveAccountId,
+    accountId: account.id,
     signalId: e.signalId,
     metadata: { executionId: e.id, status: e.status as ExecutionStatus, latencyMs: e.latencyMs, slippagePts: e.slippagePts, profit: e.profit, ...(suspect ? { suspectFill: true } : {}) },
   };

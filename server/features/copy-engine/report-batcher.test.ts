@@ -127,14 +127,6 @@ describe.each(databaseKinds())("report group commit on %s", (kind) => {
     expect(row.status).toBe("pending");
   });
 
-  it("answers 404 Account for a report of a deleted slave, read with its order (no account read before)", async () => {
-    const { orders } = await copied("OPEN");
-    await t.ctx.db.update(accounts).set({ deletedAt: new Date() }).where(eq(accounts.id, slaves[7]!.id));
-    const result = await settle(submit(job(slaves[7]!, orders[7]!.id, "filled", "97")));
-    expect((result as { error: AppError }).error).toMatchObject({ status: 404, message: "Account not found" });
-    expect((await t.ctx.db.select().from(executions).where(eq(executions.id, orders[7]!.id)))[0]!.status).toBe("pending");
-  });
-
   it("applies an open's fill and its close in one batch one after the other: the link ends closed", async () => {
     const { signalId, orders } = await copied("OPEN");
     const closes = await copied("CLOSE", signalId);

@@ -23,17 +23,14 @@ const execRow = tableRow(executions);
 // covering every report of the batch; no query building per call.
 const ordersForReport = rawStatement(
   "report_load_orders",
-  `select ${tableColumns(executions, "e")}, ev.received_at as "receivedAt", ev.terminal_to_bridge_ms as "terminalToBridgeMs",
-     a.alias as "accountAlias", a.account_number as "accountNumber", a.deleted_at is not null as "accountDeleted"
+  `select ${tableColumns(executions, "e")}, ev.received_at as "receivedAt", ev.terminal_to_bridge_ms as "terminalToBridgeMs"
    from executions e left join signal_events ev on ev.id = e.event_id
-   join accounts a on a.tenant_id = e.tenant_id and a.id = e.slave_account_id
    where e.tenant_id = $1 and e.id = any($2::uuid[])
    order by e.id for update of e`,
-  (r): ReportOrder => ({
+  (r) => ({
     row: execRow(r),
     receivedAt: r.receivedAt == null ? null : new Date(r.receivedAt as string | Date),
     terminalToBridgeMs: r.terminalToBridgeMs == null ? null : Number(r.terminalToBridgeMs),
-    account: { alias: (r.accountAlias as string | null) ?? null, accountNumber: r.accountNumber as string, deleted: r.accountDeleted === true },
   }),
 );
 // One row whatever the count: the locks are taken in the array's order (unnest keeps it).
@@ -63,16 +60,11 @@ const openingVolumes = rawStatement(
 /** The key of one copy (signal, slave) in the maps below. */
 export const copyKey = (signalId: string, slaveAccountId: string): string => `${signalId}|${slaveAccountId}`;
 
-/**
- * An order as a report finds it: the row, when its master event reached the bridge, that event's
- * hop terminal → bridge (ms, null when not measured), and its slave account's name and whether it
- * is deleted.
- */
+/** An order as a report finds it: the row, when its master event reached the bridge, that event's hop terminal → bridge (ms, null when not measured). */
 export interface ReportOrder {
   row: ExecutionRow;
   receivedAt: Date | null;
   terminalToBridgeMs: number | null;
-  account: { alias: string | null; accountNumber: string; deleted: boolean };
 }
 
 /** The tenant's orders among `orderIds` (row locks, taken in id order), by id; an unknown id is absent. */
