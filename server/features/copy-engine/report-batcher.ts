@@ -3,8 +3,9 @@
  * N reports within milliseconds; applied one transaction each, a report cost about nine statements
  * (begin, order, signal lock, link, outcome, link write, completion, audit, commit) and most of the
  * database's CPU per copied order. The batcher keeps one lane per tenant: a report that finds its
- * lane idle starts a transaction at once (a lone report never waits for a batch window); reports
- * arriving while that transaction runs wait, and the next transaction takes all of them (up to
+ * lane idle starts a transaction on the next turn of the event loop (with every report read in
+ * this turn; a lone report waits for no batch window); reports arriving while that transaction
+ * runs wait, and the next transaction takes all of them (up to
  * `maxBatch`) and applies them with one statement per step (apply-report.ts applyReportBatch).
  *
  * Each caller's promise settles after the commit with its own answer or error (a 404 or 409 of one
@@ -51,7 +52,8 @@ export class ReportBatcher<J, O> {
       }
       const fresh = [waiting];
       this.lanes.set(tenantId, fresh);
-      void this.drain(tenantId, fresh);
+      // On the next turn: the reports read in this one (a burst from every slave) join the first batch.
+      setImmediate(() => void this.drain(tenantId, fresh));
     });
   }
 
