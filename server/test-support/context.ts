@@ -56,3 +56,30 @@ export async function seedTenantWithSlave(db: Db): Promise<{ tenantId: string; s
   if (!slave) throw new Error("account insert returned nothing");
   return { tenantId: tenant.id, slaveId: slave.id };
 }
+
+let tenantSeq = 0;
+
+/** A new tenant named "Desk" whose slug is unique within the database (`prefix`, a counter, the time); returns its id. */
+export async function seedTenant(db: Db, prefix = "desk"): Promise<string> {
+  tenantSeq += 1;
+  const [tenant] = await db.insert(tenants).values({ name: "Desk", slug: `${prefix}-${tenantSeq}-${Date.now()}` }).returning();
+  if (!tenant) throw new Error("tenant insert returned nothing");
+  return tenant.id;
+}
+
+/**
+ * Records the SQL text of every statement later sent through `db`'s driver client (the handle under
+ * Drizzle that db/raw.ts also reaches), for tests that count statements. Returns the live list;
+ * empty it with `list.length = 0`.
+ */
+export function recordStatements(db: Db): string[] {
+  const texts: string[] = [];
+  const client = (db as unknown as { session: { client: { query: (...a: unknown[]) => Promise<unknown> } } }).session.client;
+  const query = client.query.bind(client);
+  client.query = (...args: unknown[]) => {
+    const first = args[0];
+    texts.push(typeof first === "string" ? first : String((first as { text?: string }).text));
+    return query(...args);
+  };
+  return texts;
+}

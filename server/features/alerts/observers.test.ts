@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { databaseKinds } from "../../../e2e/support/databases.ts";
 import { alertConfigs, alertNotifications } from "../../db/schema.ts";
-import { createTestContext, seedTenantWithSlave, type TestContext } from "../../test-support/context.ts";
+import { createTestContext, recordStatements, seedTenantWithSlave, type TestContext } from "../../test-support/context.ts";
 import type { ExecutionRow } from "../signals/mappers.ts";
 import type { AlertDispatcher } from "./dispatcher.ts";
 import { AlertObservers } from "./observers.ts";
@@ -17,18 +17,12 @@ describe.each(databaseKinds())("execution alerts on %s", (kind) => {
   let t: TestContext;
   let tenantId: string;
   let slaveId: string;
-  const texts: string[] = [];
+  let texts: string[] = [];
 
   beforeAll(async () => {
     t = await createTestContext(kind);
     ({ tenantId, slaveId } = await seedTenantWithSlave(t.ctx.db));
-    const client = (t.ctx.db as unknown as { session: { client: { query: (...a: unknown[]) => Promise<unknown> } } }).session.client;
-    const query = client.query.bind(client);
-    client.query = (...args: unknown[]) => {
-      const first = args[0];
-      texts.push(typeof first === "string" ? first : String((first as { text?: string }).text));
-      return query(...args);
-    };
+    texts = recordStatements(t.ctx.db);
   });
   afterAll(async () => t?.close());
 

@@ -11,9 +11,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { databaseKinds } from "../../../e2e/support/databases.ts";
 import type { Db } from "../../db/client.ts";
-import { accounts, auditLogs, executions, positionLinks, signalEvents, signals, tenants } from "../../db/schema.ts";
+import { accounts, auditLogs, executions, positionLinks, signalEvents, signals } from "../../db/schema.ts";
 import type { AppError } from "../../http/errors.ts";
-import { createTestContext, type TestContext } from "../../test-support/context.ts";
+import { createTestContext, seedTenant, type TestContext } from "../../test-support/context.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
 import { applyReportBatch, type ReportJob, type ReportResult } from "./apply-report.ts";
 import { ReportBatcher } from "./report-batcher.ts";
@@ -24,7 +24,6 @@ describe.each(databaseKinds())("report group commit on %s", (kind) => {
   let slaves: AccountRow[];
   let sizes: number[];
   let batcher: ReportBatcher<ReportJob, ReportResult>;
-  let n = 0;
 
   beforeAll(async () => {
     t = await createTestContext(kind);
@@ -32,10 +31,8 @@ describe.each(databaseKinds())("report group commit on %s", (kind) => {
   afterAll(async () => t?.close());
 
   beforeEach(async () => {
-    n += 1;
     const db = t.ctx.db;
-    const [tenant] = await db.insert(tenants).values({ name: "Desk", slug: `reports-${n}-${Date.now()}` }).returning();
-    tenantId = tenant!.id;
+    tenantId = await seedTenant(db, "reports");
     slaves = await db
       .insert(accounts)
       .values(Array.from({ length: 10 }, (_, i) => ({ tenantId, accountNumber: `70${i}`, broker: "Pepperstone", platform: "MT4" as const, role: "SLAVE" as const })))

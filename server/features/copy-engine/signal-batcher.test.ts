@@ -9,9 +9,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { SignalEvent, SignalEventType } from "#contract";
 import { databaseKinds } from "../../../e2e/support/databases.ts";
-import { accounts, auditLogs, executions, riskLimits, signals, tenants } from "../../db/schema.ts";
+import { accounts, auditLogs, executions, riskLimits, signals } from "../../db/schema.ts";
 import { AppError } from "../../http/errors.ts";
-import { createTestContext, type TestContext } from "../../test-support/context.ts";
+import { createTestContext, seedTenant, type TestContext } from "../../test-support/context.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
 import { processSignalEvent } from "./process-signal.ts";
 import { SignalBatcher, type SignalBatch } from "./signal-batcher.ts";
@@ -33,8 +33,7 @@ describe.each(databaseKinds())("signal group commit on %s", (kind) => {
   beforeEach(async () => {
     n += 1;
     const db = t.ctx.db;
-    const [tenant] = await db.insert(tenants).values({ name: "Desk", slug: `batch-${n}-${Date.now()}` }).returning();
-    tenantId = tenant!.id;
+    tenantId = await seedTenant(db, "batch");
     const [m] = await db
       .insert(accounts)
       .values({ tenantId, accountNumber: "50001234", login: "50001234", broker: "IC", platform: "MT5", role: "MASTER", lastHeartbeat: new Date() })

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { and, asc, eq } from "drizzle-orm";
 import { databaseKinds } from "../../../e2e/support/databases.ts";
-import { accounts, auditLogs, executions, signals, tenants } from "../../db/schema.ts";
-import { createTestContext, type TestContext } from "../../test-support/context.ts";
+import { accounts, auditLogs, executions, signals } from "../../db/schema.ts";
+import { createTestContext, seedTenant, type TestContext } from "../../test-support/context.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
 import type { MasterAction } from "./domain/reconcile.ts";
 import { processSignalEvent } from "./process-signal.ts";
@@ -19,7 +19,6 @@ describe.each(databaseKinds())("applyMasterActions on %s", (kind) => {
   let tenantId: string;
   let master: AccountRow;
   let slaveId: string;
-  let n = 0;
 
   beforeAll(async () => {
     t = await createTestContext(kind);
@@ -27,10 +26,8 @@ describe.each(databaseKinds())("applyMasterActions on %s", (kind) => {
   afterAll(async () => t?.close());
 
   beforeEach(async () => {
-    n += 1;
     const db = t.ctx.db;
-    const [tenant] = await db.insert(tenants).values({ name: "Desk", slug: `desk-${n}-${Date.now()}` }).returning();
-    tenantId = tenant!.id;
+    tenantId = await seedTenant(db, "desk");
     const [m] = await db
       .insert(accounts)
       .values({ tenantId, accountNumber: "50001234", login: "50001234", broker: "IC", platform: "MT5", role: "MASTER", marginMode: "hedging", lastHeartbeat: new Date() })

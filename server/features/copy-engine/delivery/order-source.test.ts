@@ -6,26 +6,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds } from "../../../../e2e/support/databases.ts";
-import { createTestContext, seedTenantWithSlave, type TestContext } from "../../../test-support/context.ts";
+import { createTestContext, recordStatements, seedTenantWithSlave, type TestContext } from "../../../test-support/context.ts";
 import { orderSource, pollOrders } from "./slave-delivery.ts";
 
 describe.each(databaseKinds())("a parked poll's source on %s", (kind) => {
   let t: TestContext;
   let tenantId: string;
   let slaveId: string;
-  const texts: string[] = [];
+  let texts: string[] = [];
 
   beforeAll(async () => {
     t = await createTestContext(kind);
     ({ tenantId, slaveId } = await seedTenantWithSlave(t.ctx.db));
-    // Every statement on the handle the delivery uses (the driver client under Drizzle, as db/raw.ts reaches it).
-    const client = (t.ctx.relaxedDb as unknown as { session: { client: { query: (...a: unknown[]) => Promise<unknown> } } }).session.client;
-    const query = client.query.bind(client);
-    client.query = (...args: unknown[]) => {
-      const first = args[0];
-      texts.push(typeof first === "string" ? first : String((first as { text?: string }).text));
-      return query(...args);
-    };
+    // Every statement on the handle the delivery uses.
+    texts = recordStatements(t.ctx.relaxedDb);
   });
   afterAll(async () => t?.close());
 
