@@ -32,7 +32,8 @@ async function main(): Promise<void> {
     dbKind: database.kind,
     hub: new RealtimeHub(),
     secrets: SecretBox.load(config.secretKeyHex, config.dataDir),
-    delivery: new OrderDelivery(),
+    // One process per embedded data folder: every order passes through its registry (idle marks hold).
+    delivery: new OrderDelivery({ trustIdle: !config.databaseUrl }),
     events: new DomainEvents((err, name) => console.error(`domain event ${name} listener failed:`, err)),
     // Snapshot processing of one account runs on one instance at a time (sync/service.ts).
     ...(config.databaseUrl ? { accountLocks: openAccountLocks(config.databaseUrl) } : {}),

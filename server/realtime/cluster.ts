@@ -12,7 +12,9 @@
  *
  * While the LISTEN connection is up, a parked poll's database re-check slows to the safety-net
  * interval (`safetyNetMs`); when it drops, back to 1 s, and every poll and stream re-checks at
- * once — again when it comes back, since notices sent meanwhile were lost. Not used on PGlite.
+ * once — again when it comes back, since notices sent meanwhile were lost. Idle marks (a slave
+ * with no pending order polls without a statement, delivery.ts) are trusted only while it is up,
+ * and checked on the same safety-net interval. Not used on PGlite.
  */
 import { randomUUID } from "node:crypto";
 import { notify, sharedListener } from "../db/notify.ts";
@@ -91,6 +93,8 @@ export function startCluster(ctx: AppContext, opts: ClusterOptions): Cluster {
     closeSession: (tenantId, sessionId) => outbox.add(tenantId, "session_closed", [sessionId]),
   });
   ctx.delivery.announce = (tenantId, orderIds) => outbox.add(tenantId, "orders", orderIds);
+  // Idle marks (delivery.ts) hold only while this instance hears every other instance's orders.
+  ctx.delivery.trustIdle = false;
 
   // Dashboard messages are rebuilt one notice after the other, so sockets see them in order.
   let dashboards: Promise<void> = Promise.resolve();
@@ -122,12 +126,16 @@ export function startCluster(ctx: AppContext, opts: ClusterOptions): Cluster {
       },
       onConnected: () => {
         ctx.delivery.recheckMs = opts.safetyNetMs;
+        ctx.delivery.idleSweepMs = opts.safetyNetMs;
+        ctx.delivery.dropAllIdle();
+        ctx.delivery.trustIdle = true;
         // Anything announced before the LISTEN was in place was not heard: look once.
         void recheck();
       },
       onDisconnected: (err) => {
         opts.log("LISTEN connection lost; re-checking the database every second until it is back", err);
         ctx.delivery.recheckMs = DEFAULT_RECHECK_MS;
+        ctx.delivery.trustIdle = false;
         ctx.delivery.wakeAll();
       },
   });
@@ -137,6 +145,7 @@ export function startCluster(ctx: AppContext, opts: ClusterOptions): Cluster {
     close: async () => {
       ctx.hub.setRelay(null);
       ctx.delivery.announce = null;
+      ctx.delivery.trustIdle = false;
       ctx.delivery.recheckMs = DEFAULT_RECHECK_MS;
       await outbox.flush();
       await listening.close();

@@ -47,14 +47,13 @@ export async function createTestContext(kind: DbKind = "pglite", env: Record<str
 
 /** A new tenant with one MT4 slave account (number 7001); returns their ids. */
 export async function seedTenantWithSlave(db: Db): Promise<{ tenantId: string; slaveId: string }> {
-  const [tenant] = await db.insert(tenants).values({ name: "Desk", slug: `desk-${Date.now()}` }).returning();
-  if (!tenant) throw new Error("tenant insert returned nothing");
+  const tenantId = await seedTenant(db);
   const [slave] = await db
     .insert(accounts)
-    .values({ tenantId: tenant.id, accountNumber: "7001", broker: "Pepperstone", platform: "MT4", role: "SLAVE" })
+    .values({ tenantId, accountNumber: "7001", broker: "Pepperstone", platform: "MT4", role: "SLAVE" })
     .returning();
   if (!slave) throw new Error("account insert returned nothing");
-  return { tenantId: tenant.id, slaveId: slave.id };
+  return { tenantId, slaveId: slave.id };
 }
 
 let tenantSeq = 0;

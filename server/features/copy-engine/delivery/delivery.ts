@@ -32,6 +32,18 @@ export type OrderAnnouncer = (tenantId: string, orderIds: string[]) => void;
 /** Persists hand-outs (first delivery, lease); see hand-out.ts markOffered. */
 export type HandOutRecorder = (orderIds: string[]) => Promise<void>;
 
+/** How often idle marks are checked against the database by default (slave-delivery.ts sweepIdleMarks), ms. */
+export const DEFAULT_IDLE_SWEEP_MS = 10_000;
+
+export interface OrderDeliveryOptions {
+  /**
+   * Whether idle marks may be trusted from the start: true where every new order of every slave
+   * passes through this registry (one process: PGlite, whose data folder is locked); on
+   * PostgreSQL realtime/cluster.ts turns it on while its LISTEN connection is up. Default false.
+   */
+  trustIdle?: boolean;
+}
+
 export class OrderDelivery {
   private readonly waiters = new Map<string, Waiter[]>();
   private readonly streams = new Map<string, Set<StreamSink>>();
@@ -44,6 +56,74 @@ export class OrderDelivery {
   recheckMs = DEFAULT_RECHECK_MS;
   /** Set by realtime/cluster.ts with PostgreSQL; null on PGlite (one process). */
   announce: OrderAnnouncer | null = null;
+  /**
+   * Idle marks: slave accounts known to have no pending order at all, as of a claim that found
+   * none (slave-delivery.ts claimDeliverable). A poll of a marked account parks without asking
+   * the database, and the parked polls' probe skips it: an idle slave polling every 20 s costs no
+   * statement. A mark is set only when nothing touched the account since the claim began (its
+   * token), and dropped by every hand-out of new orders to the account (handOut), orders another
+   * instance announced for its tenant (dropTenantIdle), lost notifications (wakeAll) and the
+   * periodic sweep that re-reads every mark (sweepIdleMarks, every `idleSweepMs`: the safety net
+   * for an order committed but never offered here). Trusted only while `trustIdle`.
+   */
+  trustIdle: boolean;
+  /** How often the marks are re-read from the database, ms (cluster.ts: DELIVERY_SAFETY_NET_MS). */
+  idleSweepMs = DEFAULT_IDLE_SWEEP_MS;
+  /** Marked account id → its tenant id. */
+  private readonly idle = new Map<string, string>();
+  /** Invalidation counter: a mark is refused when its account, tenant or everything was invalidated after its token. */
+  private seq = 0;
+  private allSeq = 0;
+  private readonly accountSeq = new Map<string, number>();
+  private readonly tenantSeq = new Map<string, number>();
+
+  constructor(opts: OrderDeliveryOptions = {}) {
+    this.trustIdle = opts.trustIdle ?? false;
+  }
+
+  /** A token to take before reading an account's pending orders (see noteIdle). */
+  idleToken(): number {
+    return this.seq;
+  }
+
+  /**
+   * Marks `accountId` idle after a read, begun after `token` was taken, found no pending order
+   * of it — unless the marks are not trusted or the account, its tenant or everything was
+   * invalidated since the token (the read may predate those orders).
+   */
+  noteIdle(tenantId: string, accountId: string, token: number): void {
+    if (!this.trustIdle || this.allSeq > token || (this.tenantSeq.get(tenantId) ?? 0) > token || (this.accountSeq.get(accountId) ?? 0) > token) return;
+    this.idle.set(accountId, tenantId);
+  }
+
+  /** Whether `accountId` is known to have no pending order (its poll need not claim). */
+  isIdle(accountId: string): boolean {
+    return this.trustIdle && this.idle.has(accountId);
+  }
+
+  /** Every idle mark (account and tenant ids), for the sweep. */
+  idleMarks(): { accountId: string; tenantId: string }[] {
+    return [...this.idle].map(([accountId, tenantId]) => ({ accountId, tenantId }));
+  }
+
+  /** Drops the mark of `accountId` (it has, or may have, a pending order); `wake`: its parked polls re-check now. */
+  dropIdle(accountId: string, wake = false): void {
+    this.idle.delete(accountId);
+    this.accountSeq.set(accountId, ++this.seq);
+    if (wake) for (const w of [...(this.waiters.get(accountId) ?? [])]) w.wake?.();
+  }
+
+  /** Drops the marks of every account of `tenantId` (another instance announced orders of it). */
+  dropTenantIdle(tenantId: string): void {
+    for (const [accountId, t] of this.idle) if (t === tenantId) this.idle.delete(accountId);
+    this.tenantSeq.set(tenantId, ++this.seq);
+  }
+
+  /** Drops every mark. */
+  dropAllIdle(): void {
+    this.idle.clear();
+    this.allSeq = ++this.seq;
+  }
 
   /**
    * Hands freshly committed orders, grouped by slave account, to the connections waiting for
@@ -62,6 +142,7 @@ export class OrderDelivery {
     const untaken: string[] = [];
     for (const [accountId, orders] of batches) {
       if (orders.length === 0) continue;
+      this.dropIdle(accountId);
       if (!this.give(accountId, orders)) {
         untaken.push(...orders.map((o) => o.orderId));
         continue;
@@ -92,6 +173,7 @@ export class OrderDelivery {
    * offers, a database claim (remote-orders.ts) has recorded them already.
    */
   give(accountId: string, orders: SlaveOrder[]): boolean {
+    this.dropIdle(accountId);
     const streams = this.streams.get(accountId);
     if (streams && streams.size > 0) {
       for (const s of streams) s.send(orders);
@@ -167,6 +249,7 @@ export class OrderDelivery {
 
   /** Asks every parked poll to re-check the database now (notifications were, or may have been, lost). */
   wakeAll(): void {
+    this.dropAllIdle();
     for (const queue of this.waiters.values()) for (const w of [...queue]) w.wake?.();
   }
 
@@ -182,6 +265,7 @@ export class OrderDelivery {
 
   /** Releases every parked poll with [] (server shutdown). */
   releaseAll(): void {
+    this.dropAllIdle();
     for (const queue of this.waiters.values()) for (const w of queue) w.resolve([]);
     this.waiters.clear();
   }

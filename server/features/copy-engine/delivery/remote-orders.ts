@@ -67,9 +67,12 @@ async function handClaimed(ctx: AppContext, tenantId: string, orders: OrdersBySl
 
 /**
  * Another instance committed the orders `orderIds` of `tenantId`: claims and hands out those whose
- * slave waits here. No query at all when nobody waits here.
+ * slave waits here, after dropping the idle marks of the tenant's accounts. No query at all when
+ * nobody waits here.
  */
 export async function deliverAnnouncedOrders(ctx: AppContext, tenantId: string, orderIds: string[]): Promise<void> {
+  // Whoever they are for, that slave's next poll here must look in the database.
+  ctx.delivery.dropTenantIdle(tenantId);
   const waiting = [...ctx.delivery.connectedAccounts()];
   if (waiting.length === 0) return;
   const orders = await claimListedOrders(ctx.relaxedDb, tenantId, waiting, orderIds);

@@ -34,16 +34,19 @@ const claimAll = rawStatement("delivery_claim_all", claimText(true), tableRow(ex
 
 /**
  * The claim, plus whether the slave has an order that expired before its first hand-out
- * (expiredUndelivered's condition, seen in the statement's snapshot, before the claim): the first
- * claim of every poll asks both, in one round trip. One row with a null id when nothing is claimed.
+ * (expiredUndelivered's condition) and whether it has any pending order at all (none: the account
+ * is marked idle, delivery.ts noteIdle), both seen in the statement's snapshot, before the claim:
+ * the first claim of a poll asks all three in one round trip. One row with a null id when nothing
+ * is claimed.
  */
 const claimAndLookText = (redeliver: boolean) => `with claimed as (${claimText(redeliver)})
    select c.*, exists (select 1 from executions x
        where x.tenant_id = $1 and x.slave_account_id = $2 and x.status = 'pending'
-         and x.delivery_count = 0 and x.expires_at is not null and x.expires_at <= $3::timestamptz) as "expiredWaiting"
+         and x.delivery_count = 0 and x.expires_at is not null and x.expires_at <= $3::timestamptz) as "expiredWaiting",
+     exists (select 1 from executions y where y.tenant_id = $1 and y.slave_account_id = $2 and y.status = 'pending') as "anyPending"
    from (select 1) as one left join claimed c on true`;
 const claimedRow = tableRow(executions);
-const lookMap = (r: Record<string, unknown>) => ({ row: r.id == null ? null : claimedRow(r), expiredWaiting: r.expiredWaiting === true });
+const lookMap = (r: Record<string, unknown>) => ({ row: r.id == null ? null : claimedRow(r), expiredWaiting: r.expiredWaiting === true, anyPending: r.anyPending === true });
 const claimDueAndLook = rawStatement("delivery_claim_due_look", claimAndLookText(false), lookMap);
 const claimAllAndLook = rawStatement("delivery_claim_all_look", claimAndLookText(true), lookMap);
 
@@ -132,14 +135,17 @@ function probeOf(relaxedDb: Db): TickBatcher<ProbeItem, boolean> {
 }
 
 /**
- * Claims the deliverable orders of a slave and, when the same statement saw one of its orders that
+ * Claims the deliverable orders of a slave (marking the account idle when it has no pending order
+ * at all, delivery.ts noteIdle) and, when the same statement saw one of its orders that
  * expired before its first hand-out, rejects and publishes those (effects.ts expireAndPublish,
  * which waits for the account's in-memory hand-out records first; the claim never hands expired
  * orders out anyway) before resolving. Used by the poll's first claim, the stream and the orders
  * another instance announced.
  */
 export async function claimDeliverable(ctx: AppContext, tenantId: string, accountId: string, opts: { redeliver: boolean; limit: number }, now = new Date()): Promise<SlaveOrder[]> {
+  const token = ctx.delivery.idleToken();
   const rows = await runRaw(ctx.relaxedDb, opts.redeliver ? claimAllAndLook : claimDueAndLook, claimParams(tenantId, accountId, opts.limit, now));
+  if (!rows.some((r) => r.anyPending)) ctx.delivery.noteIdle(tenantId, accountId, token);
   // A failed expiry only delays the rejection to the next poll.
   if (rows.some((r) => r.expiredWaiting)) await expireAndPublish(ctx, tenantId, accountId).catch((err: unknown) => console.warn("expiring undelivered orders failed:", err));
   return oldestFirst(rows.flatMap((r) => (r.row ? [r.row] : [])));
@@ -160,19 +166,62 @@ export const orderSource = (
   afterFirstClaim?: () => void,
 ): OrderSource => {
   let first = true;
+  startIdleSweep(ctx);
   return {
     claim: () => {
       if (!first) return ctx.delivery.recorded(accountId).then(() => claimOrders(ctx.relaxedDb, tenantId, accountId, opts));
       first = false;
+      // Known to have no pending order (not even a leased one to redeliver): park without a statement.
+      if (ctx.delivery.isIdle(accountId)) {
+        afterFirstClaim?.();
+        return Promise.resolve([]);
+      }
       return ctx.delivery
         .recorded(accountId)
         .then(() => claimDeliverable(ctx, tenantId, accountId, opts))
         .finally(() => afterFirstClaim?.());
     },
     release: (ids) => releaseOrders(ctx.relaxedDb, tenantId, ids),
-    probe: () => probeOf(ctx.relaxedDb).add({ tenantId, accountId, redeliver: opts.redeliver }),
+    probe: () => (ctx.delivery.isIdle(accountId) ? Promise.resolve(false) : probeOf(ctx.relaxedDb).add({ tenantId, accountId, redeliver: opts.redeliver })),
   };
 };
+
+const idleSweepStatement = rawStatement(
+  "delivery_idle_sweep",
+  `select u.id::text as "accountId" from unnest($1::uuid[], $2::uuid[]) as u(tenant_id, id)
+   where exists (select 1 from executions e where e.tenant_id = u.tenant_id and e.slave_account_id = u.id and e.status = 'pending')`,
+  (r) => String(r.accountId),
+);
+
+/**
+ * The safety net of the idle marks (delivery.ts): ONE read of which marked accounts have a
+ * pending order after all (committed but never offered here, e.g. a process that failed between
+ * its commit and its hand-out); their marks are dropped and their parked polls re-check at once.
+ * Returns the accounts found. Errors: the database's.
+ */
+export async function sweepIdleMarks(ctx: AppContext): Promise<string[]> {
+  const marks = ctx.delivery.idleMarks();
+  if (marks.length === 0) return [];
+  const found = await runRaw(ctx.relaxedDb, idleSweepStatement, [marks.map((m) => m.tenantId), marks.map((m) => m.accountId)]);
+  for (const accountId of found) ctx.delivery.dropIdle(accountId, true);
+  return found;
+}
+
+const sweeping = new WeakSet<OrderDelivery>();
+
+/** Starts the sweep of `ctx.delivery`'s idle marks (once per registry; every `idleSweepMs`; never keeps the process alive). */
+function startIdleSweep(ctx: AppContext): void {
+  if (sweeping.has(ctx.delivery)) return;
+  sweeping.add(ctx.delivery);
+  const next = (): void => {
+    setTimeout(() => {
+      sweepIdleMarks(ctx)
+        .catch((err: unknown) => console.warn("sweeping idle delivery marks failed:", err))
+        .finally(next);
+    }, ctx.delivery.idleSweepMs).unref();
+  };
+  next();
+}
 
 function mergeOrders(a: SlaveOrder[], b: SlaveOrder[]): SlaveOrder[] {
   const seen = new Set(a.map((o) => o.orderId));
