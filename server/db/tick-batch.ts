@@ -11,7 +11,9 @@ export type BatchRunner<I, O> = (items: I[]) => Promise<O[]>;
 /**
  * Collects the items added during one turn of the event loop and runs them together on the next
  * (setImmediate: after the I/O callbacks of this turn, so every request read in it has joined).
- * `maxItems` bounds one statement's size (a larger burst is split).
+ * `maxItems` bounds one statement's size (a larger burst is split). `windowMs` > 0: the items of
+ * that many ms are collected instead of one turn's — for writes nobody waits for (polls' signs of
+ * life), so requests spread over time still share a statement.
  */
 export class TickBatcher<I, O> {
   private pending: { item: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] = [];
@@ -20,6 +22,7 @@ export class TickBatcher<I, O> {
   constructor(
     private readonly run: BatchRunner<I, O>,
     private readonly maxItems = 1_000,
+    private readonly windowMs = 0,
   ) {}
 
   /** Adds `item` to this turn's batch; resolves with its result, rejects with the batch's error. */
@@ -28,7 +31,8 @@ export class TickBatcher<I, O> {
       this.pending.push({ item, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => this.flush());
+        if (this.windowMs > 0) setTimeout(() => this.flush(), this.windowMs);
+        else setImmediate(() => this.flush());
       }
     });
   }
