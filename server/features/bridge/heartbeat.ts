@@ -57,8 +57,6 @@ const RECONNECT_AFTER_MS = 60_000;
 const POLL_TOUCH_EVERY_MS = 1_000;
 /** …and tells the dashboard at most this often (a heartbeat's cadence). */
 const POLL_PUBLISH_EVERY_MS = 5_000;
-/** Polls' signs of life of this many ms share one write (recordPollSignOfLife). */
-const TOUCH_WINDOW_MS = 1_000;
 
 /** Folds one heartbeat into the rollup period (of `periodMs`) it falls in. */
 async function upsertRollup(tx: Db, table: typeof accountSamplesHourly | typeof accountSamples15m, periodMs: number, account: AccountRow, hb: HeartbeatData, now: Date): Promise<void> {
@@ -202,14 +200,12 @@ const touchers = new WeakMap<Db, TickBatcher<Touch, AccountRow | null>>();
 
 /**
  * A slave poll is a sign of life (docs/bridge-protocol.md §6.2): it moves the account's last
- * heartbeat to `now` — at most once a second (nothing at all when the stored time is younger) —
- * so a terminal busy long-polling never looks silent. The usual case is written behind the poll:
- * one relaxed-commit update for every poll of a 1 s window (TOUCH_WINDOW_MS; 500 idle slaves
- * polling every 20 s cost one statement a second, not 25), which the poll does not wait for; a
- * failed write is logged and the next poll touches again. A poll after more than a minute of
- * silence writes, before it goes on, the "connected" audit entry a heartbeat would (its own
- * transaction: rare). Balance, equity and status stay the heartbeat's business. Errors: the
- * database's, on that reconnection path only.
+ * heartbeat to `now` — at most once a second (nothing at all when the stored time is younger),
+ * one relaxed-commit update shared by every poll of this turn of the event loop — so a terminal
+ * busy long-polling never looks silent. A poll after more than a minute of silence also writes
+ * the "connected" audit entry a heartbeat would (its own transaction: rare).
+ * Balance, equity and status stay the heartbeat's business. Errors: the database's (a failed
+ * batch fails each of its polls).
  */
 export async function recordPollSignOfLife(ctx: AppContext, account: AccountRow, now = new Date()): Promise<void> {
   const last = account.lastHeartbeat?.getTime();
@@ -241,21 +237,12 @@ export async function recordPollSignOfLife(ctx: AppContext, account: AccountRow,
     let b = touchers.get(ctx.relaxedDb);
     if (!b) {
       const db = ctx.relaxedDb;
-      b = new TickBatcher((items) => touchBatch(db, items), 1_000, TOUCH_WINDOW_MS);
+      b = new TickBatcher((items) => touchBatch(db, items));
       touchers.set(db, b);
     }
-    b.add({ tenantId: account.tenantId, accountId: account.id, now }).then(
-      (row) => publishTouched(ctx, row, last, now),
-      (err: unknown) => console.warn("recording polls' signs of life failed:", err),
-    );
-    return;
+    updated = await b.add({ tenantId: account.tenantId, accountId: account.id, now });
   }
-  publishTouched(ctx, updated ?? null, last, now);
-}
-
-/** Tells the dashboard of a moved last heartbeat, at most every POLL_PUBLISH_EVERY_MS per account. */
-function publishTouched(ctx: AppContext, updated: AccountRow | null, last: number | undefined, now: Date): void {
   if (updated && (last === undefined || now.getTime() - last >= POLL_PUBLISH_EVERY_MS)) {
-    ctx.hub.publish(updated.tenantId, { type: "account_updated", data: toAccount(updated) });
+    ctx.hub.publish(account.tenantId, { type: "account_updated", data: toAccount(updated) });
   }
 }
