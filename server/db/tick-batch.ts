@@ -12,8 +12,8 @@ export type BatchRunner<I, O> = (items: I[]) => Promise<O[]>;
  * Collects the items added during one turn of the event loop and runs them together on the next
  * (setImmediate: after the I/O callbacks of this turn, so every request read in it has joined).
  * `maxItems` bounds one statement's size (a larger burst is split). `windowMs` > 0: the items of
- * that many ms are collected instead of one turn's — for writes nobody waits for (polls' signs of
- * life), so requests spread over time still share a statement.
+ * that many ms are collected instead of one turn's — for writes nobody waits for (PGlite's replay
+ * records, bridge/replay-cache.ts), so requests spread over time still share a statement.
  */
 export class TickBatcher<I, O> {
   private pending: { item: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] = [];
