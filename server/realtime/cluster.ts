@@ -127,9 +127,9 @@ export function startCluster(ctx: AppContext, opts: ClusterOptions): Cluster {
       onConnected: () => {
         ctx.delivery.recheckMs = opts.safetyNetMs;
         ctx.delivery.idleSweepMs = opts.safetyNetMs;
-        ctx.delivery.dropAllIdle();
         ctx.delivery.trustIdle = true;
-        // Anything announced before the LISTEN was in place was not heard: look once.
+        // Anything announced before the LISTEN was in place was not heard: look once (its wakeAll
+        // also drops every idle mark and refuses those of reads already under way).
         void recheck();
       },
       onDisconnected: (err) => {

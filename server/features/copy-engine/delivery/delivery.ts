@@ -142,7 +142,7 @@ export class OrderDelivery {
     const untaken: string[] = [];
     for (const [accountId, orders] of batches) {
       if (orders.length === 0) continue;
-      this.dropIdle(accountId);
+      // give() drops the account's idle mark, taken or not.
       if (!this.give(accountId, orders)) {
         untaken.push(...orders.map((o) => o.orderId));
         continue;
