@@ -1,7 +1,7 @@
 /**
  * Background work of a server instance: the alert engine (observers on domain events, the
- * monitor for disconnects and missed trades, the notification dispatcher), the signal silence sweep
- * and hourly retention.
+ * monitor for disconnects and missed trades, the notification dispatcher), the signal silence sweep,
+ * the fold of the slave summaries' tallies (every minute) and hourly retention.
  * Returns a stop function. With JOBS_DISABLED only the observers run (they are not periodic).
  */
 import type { AppContext } from "../http/context.ts";
@@ -9,6 +9,7 @@ import { AlertChannelSender } from "../features/alerts/channels.ts";
 import { AlertDispatcher } from "../features/alerts/dispatcher.ts";
 import { AlertObservers } from "../features/alerts/observers.ts";
 import { sweepSilentSignals } from "../features/copy-engine/silence-sweep.ts";
+import { foldAllExecutionTallies } from "../features/signals/execution-tally.ts";
 import { runRetention } from "./retention.ts";
 import { JobRunner } from "./runner.ts";
 
@@ -40,6 +41,8 @@ export function startBackgroundWork(ctx: AppContext, log: (msg: string, err?: un
     intervalMs: 3_600_000,
     run: async () => void (await runRetention(ctx.db, new Date(), { analyze: ctx.dbKind === "pglite", sessionIdleMs: ctx.config.sessionIdleMs })),
   });
+  // The slave summaries' deltas into their tallies (features/signals/execution-tally.ts): keeps each read's share of deltas small.
+  runner.start({ name: "execution-tally", intervalMs: 60_000, run: async () => void (await foldAllExecutionTallies(ctx.relaxedDb)) });
   return async () => {
     await runner.stop();
     await dispatcher.idle();

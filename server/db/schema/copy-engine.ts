@@ -1,6 +1,6 @@
 /** The copy engine: master signals and their events, slave orders (the outbox) and ticket links. */
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, tenantRef, ts } from "./columns.ts";
 import { accounts } from "./accounts.ts";
 
@@ -181,4 +181,44 @@ export const positionLinks = pgTable(
     uniqueIndex("position_links_signal_slave_key").on(t.signalId, t.slaveAccountId),
     index("position_links_open_idx").on(t.slaveAccountId).where(sql`${t.status} = 'open'`),
   ],
+);
+
+/**
+ * All-time figures of a slave's opening orders (GET /api/executions/summary, spec §2 slave tab):
+ * `total` = OPEN and PENDING_OPEN orders except skipped copies, `successful` = those filled or
+ * placed. Kept by the database itself so a read costs the same at any history size (issue 15
+ * "Growth"): statement-level triggers on `executions` (migration 0014) append what each statement
+ * changed to `execution_tally_deltas`; the `execution-tally` job folds the deltas in here; a read
+ * is this row plus the slave's deltas not folded yet. Deleting orders (retention) changes nothing:
+ * the figures are all-time, like Bridge stats' Total Signals.
+ */
+export const executionTallies = pgTable(
+  "execution_tallies",
+  {
+    tenantId: tenantRef(),
+    slaveAccountId: uuid("slave_account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    total: bigint("total", { mode: "number" }).notNull().default(0),
+    successful: bigint("successful", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.slaveAccountId] })],
+);
+
+/**
+ * What statements on `executions` changed in `execution_tallies`, not folded in yet: one row per
+ * statement and slave whose figures it changed (signed counts). Insert-only on the copy engine's
+ * hot path, so no order's transaction ever waits on another's lock of a tally row. No foreign keys
+ * on purpose (each would be a per-row check on the hot path): the fold drops rows whose account is
+ * gone (a deleted organisation's).
+ */
+export const executionTallyDeltas = pgTable(
+  "execution_tally_deltas",
+  {
+    tenantId: uuid("tenant_id").notNull(),
+    slaveAccountId: uuid("slave_account_id").notNull(),
+    total: integer("total").notNull(),
+    successful: integer("successful").notNull(),
+  },
+  (t) => [index("execution_tally_deltas_slave_idx").on(t.tenantId, t.slaveAccountId)],
 );

@@ -3,7 +3,7 @@
  * and GET /api/bridge/stats. The lists are keyset-paged (queries.ts): `before` = the previous
  * page's `x-next-cursor` header, sent whenever a page is full.
  */
-import { and, count, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import { and, count, gte, inArray, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import {
@@ -24,6 +24,7 @@ import { notFound } from "../../http/errors.ts";
 import { findAccount } from "../accounts/queries.ts";
 import { tenantIdOf } from "../auth/guard.ts";
 import { bridgeStats } from "../bridge/stats.ts";
+import { executionSummary } from "./execution-tally.ts";
 import { toExecution, toSignal } from "./mappers.ts";
 import { cursorOf, listExecutions, listSignals } from "./queries.ts";
 
@@ -44,24 +45,12 @@ export function registerSignalRoutes(app: FastifyInstance, ctx: AppContext): voi
     return page.rows.map(toExecution);
   });
 
-  api.get("/executions/summary", { schema: { description: "Counts of executions by status over a range.", tags: ["Signals"], querystring: executionSummaryQuerySchema } }, async (request) => {
+  api.get("/executions/summary", { schema: { description: "All-time figures of a slave's opening orders: total (except skipped copies), successful (filled or placed), success rate.", tags: ["Signals"], querystring: executionSummaryQuerySchema } }, async (request) => {
     const tenantId = tenantIdOf(request);
     // History: a deleted slave's summary stays readable.
     const account = await findAccount(ctx.db, tenantId, request.query.accountId, { includeDeleted: true });
     if (!account) throw notFound("Account");
-    const [row] = await ctx.db
-      .select({
-        total: count(),
-        successful: sql<number>`(count(*) filter (where ${executions.status} in ('filled', 'placed')))::int`,
-      })
-      .from(executions)
-      // A skipped copy was never attempted: neither a success nor a failure, so not counted.
-      .where(
-        ofTenant(executions, tenantId, eq(executions.slaveAccountId, account.id), inArray(executions.action, ["OPEN", "PENDING_OPEN"]), ne(executions.status, "skipped")),
-      );
-    const total = row?.total ?? 0;
-    const successful = Number(row?.successful ?? 0);
-    const body: ExecutionSummary = { total, successful, successRate: total === 0 ? 0 : Math.round((successful / total) * 100) };
+    const body: ExecutionSummary = await executionSummary(ctx.db, tenantId, account.id);
     return body;
   });
 
