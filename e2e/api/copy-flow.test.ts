@@ -63,7 +63,10 @@ describe.each(databaseKinds())("copy flow on %s", (kind) => {
     expect(pending.map((e) => e.status)).toEqual(["pending", "pending", "pending"]);
     expect(ws.messages.filter((m) => m.type === "execution_result" && m.data.signalId === signalId)).toHaveLength(3);
 
-    const o1 = (await waiting).orders;
+    const answer = await waiting;
+    // The poll's config: its risk limit and close-only state (read with the account in one narrow statement).
+    expect(answer.config).toEqual({ riskEnabled: true, maxSpreadPts: 30, maxDeviationPts: 20, maxLotSize: "10", maxPositions: 20, maxDrawdownPct: "3", profile: null, closeOnly: false });
+    const o1 = answer.orders;
     expect(o1).toHaveLength(1);
     expect(o1[0]).toMatchObject({ action: "OPEN", symbol: "EURUSD.a", side: "BUY", volume: "1.50", price: "1.08456", sl: "1.08", tp: "1.09", maxSpreadPts: 30, maxDeviationPts: 20, masterTicket: "5001", comment: "cb:5001", magic: "777" });
     const o2 = await takeOne(s2);
