@@ -1,4 +1,7 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { WebSocket, WebSocketServer } from "ws";
 import type { ServerMessage } from "#contract";
 import { RealtimeHub, type HubSocket } from "./hub.ts";
 
@@ -81,5 +84,117 @@ describe("RealtimeHub fan-out", () => {
     hub.publish("t1", closed);
     await tick();
     expect(sent).toEqual([JSON.stringify(closed), JSON.stringify(closed)]);
+  });
+
+  it("a socket joining during a turn gets only what was published after it joined", async () => {
+    const hub = new RealtimeHub();
+    const early = socket();
+    hub.join("t1", early);
+    hub.publish("t1", closed);
+    const late = socket();
+    hub.join("t1", late);
+    hub.publish("t1", paused);
+    await tick();
+    expect(early.log).toEqual(["cork", "send trade_closed", "send tenant_updated", "uncork"]);
+    expect(late.log).toEqual(["cork", "send tenant_updated", "uncork"]);
+  });
+});
+
+/** A real `ws` server on a free port; `perMessageDeflate` decides whether clients may negotiate compression. */
+async function wsServer(perMessageDeflate: boolean) {
+  const http = createServer();
+  const wss = new WebSocketServer({ server: http, perMessageDeflate });
+  const joined: WebSocket[] = [];
+  wss.on("connection", (socket) => joined.push(socket));
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  /** A client and the server side of its socket, with every text frame it receives. */
+  const connect = async (deflate: boolean) => {
+    const before = joined.length;
+    const client = new WebSocket(url, { perMessageDeflate: deflate });
+    const received: string[] = [];
+    client.on("message", (data, isBinary) => {
+      if (!isBinary) received.push(String(data));
+    });
+    await new Promise((resolve, reject) => client.once("open", resolve).once("error", reject));
+    while (joined.length === before) await tick();
+    return { client, server: joined[before]!, received };
+  };
+  const close = async () => {
+    for (const s of wss.clients) s.terminate();
+    await new Promise((resolve) => wss.close(resolve));
+    await new Promise((resolve) => http.close(resolve));
+  };
+  return { connect, close };
+}
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(check()).toBe(true);
+}
+
+describe("RealtimeHub over real ws sockets", () => {
+  it("shares one buffer of frames per turn: every client reads every message whole and in order, a late joiner the tail", async () => {
+    const srv = await wsServer(false);
+    try {
+      const hub = new RealtimeHub();
+      const a = await srv.connect(false);
+      const b = await srv.connect(false);
+      const other = await srv.connect(false);
+      expect(a.server.extensions).toBe("");
+      hub.join("t1", a.server);
+      hub.join("t1", b.server);
+      hub.join("t2", other.server);
+      // Sizes around the 7-bit / 16-bit / 64-bit payload length boundaries of RFC 6455 §5.2.
+      const texts = [10, 125, 126, 65_535, 65_536, 200_000].map((n, i): ServerMessage => ({ type: "tenant_updated", data: { copyPaused: i % 2 === 0, pad: "é".repeat(n) } as never }));
+      const late = await srv.connect(false);
+      for (const [i, m] of texts.entries()) {
+        if (i === 3) hub.join("t1", late.server);
+        hub.publish("t1", m);
+      }
+      hub.publish("t2", closed);
+      // The shared frames bypass each socket's own send.
+      let sends = 0;
+      for (const c of [a, b, late, other]) {
+        const own = c.server.send.bind(c.server);
+        c.server.send = ((...args: Parameters<WebSocket["send"]>) => {
+          sends++;
+          own(...args);
+        }) as WebSocket["send"];
+      }
+      const want = texts.map((m) => JSON.stringify(m));
+      await until(() => a.received.length === 6 && b.received.length === 6 && late.received.length === 3 && other.received.length === 1);
+      expect(a.received).toEqual(want);
+      expect(b.received).toEqual(want);
+      expect(late.received).toEqual(want.slice(3));
+      expect(other.received).toEqual([JSON.stringify(closed)]);
+      expect(sends).toBe(0);
+      for (const c of [a, b, late, other]) c.client.close();
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it("a client that negotiated compression gets its own compressed frames, beside one that did not", async () => {
+    const srv = await wsServer(true);
+    try {
+      const hub = new RealtimeHub();
+      const deflating = await srv.connect(true);
+      const plain = await srv.connect(false);
+      expect(deflating.server.extensions).toContain("permessage-deflate");
+      expect(plain.server.extensions).toBe("");
+      hub.join("t1", deflating.server);
+      hub.join("t1", plain.server);
+      hub.publish("t1", closed);
+      hub.publish("t1", paused);
+      const want = [JSON.stringify(closed), JSON.stringify(paused)];
+      await until(() => deflating.received.length === 2 && plain.received.length === 2);
+      expect(deflating.received).toEqual(want);
+      expect(plain.received).toEqual(want);
+      deflating.client.close();
+      plain.client.close();
+    } finally {
+      await srv.close();
+    }
   });
 });
