@@ -105,12 +105,10 @@ export async function runRaw<R>(db: Db, stmt: RawStatement<R>, params: unknown[]
 /**
  * The select list of every column of `table`, each aliased to its property name:
  * `"t"."tenant_id" as "tenantId", …` (with `alias`, prefixed by it; with `keyPrefix`, each name
- * too, so two tables' columns can share one row; with `keys`, only those properties). Built once
- * at module load.
+ * too, so two tables' columns can share one row). Built once at module load.
  */
-export function tableColumns(table: PgTable, alias?: string, keyPrefix = "", keys?: readonly string[]): string {
+export function tableColumns(table: PgTable, alias?: string, keyPrefix = ""): string {
   return Object.entries(getTableColumns(table))
-    .filter(([key]) => !keys || keys.includes(key))
     .map(([key, col]) => `${alias ? `"${alias}".` : ""}"${(col).name}" as "${keyPrefix}${key}"`)
     .join(", ");
 }
@@ -128,26 +126,5 @@ export function tableRow<T extends PgTable>(table: T, keyPrefix = ""): (row: Rec
       out[key] = v === null || v === undefined ? null : col.mapFromDriverValue(v);
     }
     return out as InferSelectModel<T>;
-  };
-}
-
-/**
- * Maps a row selected with `tableColumns(table, alias, keyPrefix, keys)` to those properties of
- * Drizzle's select model, through each column's driver mapping (as tableRow). For hot reads that
- * need a few columns of a wide table: every column read is a value the driver parses.
- */
-export function pickedRow<T extends PgTable, K extends keyof InferSelectModel<T> & string>(
-  table: T,
-  keys: readonly K[],
-  keyPrefix = "",
-): (row: Record<string, unknown>) => Pick<InferSelectModel<T>, K> {
-  const cols = (Object.entries(getTableColumns(table)) as [string, PgColumn][]).filter(([key]) => (keys as readonly string[]).includes(key));
-  return (row) => {
-    const out: Record<string, unknown> = {};
-    for (const [key, col] of cols) {
-      const v = row[keyPrefix + key];
-      out[key] = v === null || v === undefined ? null : col.mapFromDriverValue(v);
-    }
-    return out as Pick<InferSelectModel<T>, K>;
   };
 }

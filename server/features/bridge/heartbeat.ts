@@ -207,11 +207,7 @@ const touchers = new WeakMap<Db, TickBatcher<Touch, AccountRow | null>>();
  * Balance, equity and status stay the heartbeat's business. Errors: the database's (a failed
  * batch fails each of its polls).
  */
-export async function recordPollSignOfLife(
-  ctx: AppContext,
-  account: Pick<AccountRow, "id" | "tenantId" | "role" | "accountNumber" | "lastHeartbeat">,
-  now = new Date(),
-): Promise<void> {
+export async function recordPollSignOfLife(ctx: AppContext, account: AccountRow, now = new Date()): Promise<void> {
   const last = account.lastHeartbeat?.getTime();
   if (last !== undefined && now.getTime() - last < POLL_TOUCH_EVERY_MS) return;
   const reconnected = last === undefined || now.getTime() - last > RECONNECT_AFTER_MS;

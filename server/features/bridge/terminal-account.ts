@@ -8,7 +8,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { pickedRow, rawStatement, runRaw, tableColumns, tableRow } from "../../db/raw.ts";
+import { rawStatement, runRaw, tableColumns, tableRow } from "../../db/raw.ts";
 import { accounts, riskLimits } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
 import { AppError, invalidField, notFound } from "../../http/errors.ts";
@@ -68,7 +68,7 @@ async function findSlave(db: Db, tenantId: string, match: ReturnType<typeof eq>)
 }
 
 /** The bound key's account, refusing a selector naming another one (403; 400 when the selector contradicts itself; 404 unknown). */
-async function checkBound<A extends Pick<AccountRow, "id" | "accountNumber">>(db: Db, auth: ApiKeyAuth, sel: AccountSelector, row: A | null): Promise<A> {
+async function checkBound(db: Db, auth: ApiKeyAuth, sel: AccountSelector, row: AccountRow | null): Promise<AccountRow> {
   if (!row) throw notFound("Account");
   const idOther = sel.accountId !== undefined && sel.accountId !== row.id;
   const numberOther = sel.accountNumber !== undefined && sel.accountNumber !== row.accountNumber;
@@ -84,24 +84,14 @@ const riskLimitOf = rawStatement(
   `select ${tableColumns(riskLimits)} from risk_limits where tenant_id = $1 and account_id = $2 limit 1`,
   tableRow(riskLimits),
 );
-/** What a poll needs of its slave (the sign of life, the config it answers, the bound-key check). */
-const POLL_ACCOUNT_KEYS = ["id", "tenantId", "role", "accountNumber", "settings", "closeOnlyCode", "lastHeartbeat"] as const;
-/** What a poll needs of its risk limit (toSlaveConfig); `id` tells a missing row from a row of nulls. */
-const POLL_LIMIT_KEYS = ["id", "enabled", "maxSpreadPts", "maxDeviationPts", "maxLotSize", "maxPositions", "maxDrawdownPct"] as const;
-/** The slave as a poll reads it. */
-export type PollSlave = Pick<AccountRow, (typeof POLL_ACCOUNT_KEYS)[number]>;
-/** The risk limit as a poll reads it. */
-export type PollRiskLimit = Pick<RiskLimitRow, (typeof POLL_LIMIT_KEYS)[number]>;
-const pollAccountRow = pickedRow(accounts, POLL_ACCOUNT_KEYS);
-const pollLimitRow = pickedRow(riskLimits, POLL_LIMIT_KEYS, "rl_");
-// Only the columns a poll uses: the account row is wide (31 columns, jsonb and numerics), and on
-// PGlite parsing the whole row was most of an idle poll's cost (issue 15, goal 6).
+const accountRow = tableRow(accounts);
+const limitRow = tableRow(riskLimits, "rl_");
 const liveAccountWithLimit = rawStatement(
   "bridge_live_account_with_limit",
-  `select ${tableColumns(accounts, "a", "", POLL_ACCOUNT_KEYS)}, ${tableColumns(riskLimits, "rl", "rl_", POLL_LIMIT_KEYS)}
+  `select ${tableColumns(accounts, "a")}, ${tableColumns(riskLimits, "rl", "rl_")}
    from accounts a left join risk_limits rl on rl.tenant_id = a.tenant_id and rl.account_id = a.id
    where a.tenant_id = $1 and a.id = $2 and a.deleted_at is null limit 1`,
-  (r) => ({ account: pollAccountRow(r), limit: r.rl_id == null ? null : pollLimitRow(r) }),
+  (r) => ({ account: accountRow(r), limit: r.rl_id == null ? null : limitRow(r) }),
 );
 
 /** A risk limit row (as risk/queries.ts findRiskLimit). */
@@ -109,10 +99,9 @@ export type RiskLimitRow = typeof riskLimits.$inferSelect;
 
 /**
  * resolveSlaveAccount with the slave's risk limit (null when none), as every poll needs both: for a
- * bound key ONE statement of the columns a poll uses (PollSlave, PollRiskLimit); otherwise the
- * account, then its limit. Errors: resolveSlaveAccount's.
+ * bound key ONE statement; otherwise the account, then its limit. Errors: resolveSlaveAccount's.
  */
-export async function resolveSlaveWithRiskLimit(db: Db, auth: ApiKeyAuth, sel: AccountSelector): Promise<{ slave: PollSlave; limit: PollRiskLimit | null }> {
+export async function resolveSlaveWithRiskLimit(db: Db, auth: ApiKeyAuth, sel: AccountSelector): Promise<{ slave: AccountRow; limit: RiskLimitRow | null }> {
   if (auth.accountId) {
     const [found] = await runRaw(db, liveAccountWithLimit, [auth.tenantId, auth.accountId]);
     return { slave: await checkBound(db, auth, sel, found?.account ?? null), limit: found?.limit ?? null };
@@ -123,7 +112,7 @@ export async function resolveSlaveWithRiskLimit(db: Db, auth: ApiKeyAuth, sel: A
 }
 
 /** 400 when `accountId` names an account whose number is not `accountNumber`. */
-async function assertSelectorAgrees(db: Db, tenantId: string, sel: AccountSelector, known: Pick<AccountRow, "id" | "accountNumber"> | null): Promise<void> {
+async function assertSelectorAgrees(db: Db, tenantId: string, sel: AccountSelector, known: AccountRow | null): Promise<void> {
   if (!sel.accountId || !sel.accountNumber) return;
   const named = known?.id === sel.accountId ? known : await findSlave(db, tenantId, eq(accounts.id, sel.accountId));
   if (named && named.accountNumber !== sel.accountNumber) {

@@ -15,10 +15,7 @@ export function profileOf(account: Pick<AccountRow, "settings">): EaProfile | nu
 }
 
 /** `closeOnly` follows the account's close-only protection state (docs/bridge-protocol.md §8.3). */
-export function toSlaveConfig(
-  account: Pick<AccountRow, "settings" | "closeOnlyCode">,
-  limit: Pick<RiskLimitRow, "enabled" | "maxSpreadPts" | "maxDeviationPts" | "maxLotSize" | "maxPositions" | "maxDrawdownPct"> | null,
-): SlaveConfig {
+export function toSlaveConfig(account: Pick<AccountRow, "settings" | "closeOnlyCode">, limit: RiskLimitRow | null): SlaveConfig {
   const on = limit?.enabled === true;
   return {
     riskEnabled: on,
