@@ -14,7 +14,7 @@ import { tenants } from "../db/schema.ts";
 import { installBridgeAuth } from "../features/bridge/auth.ts";
 import { createApiKey } from "../features/api-keys/service.ts";
 import { createTestContext, type TestContext } from "../test-support/context.ts";
-import { installAdmission, UNVERIFIED, type BridgeAdmission } from "./admission.ts";
+import { BridgeAdmission, installAdmission, MASTER_PRIORITY_SLOTS, UNVERIFIED } from "./admission.ts";
 import { installErrorHandler } from "./error-handler.ts";
 
 const TOLERANCE_S = 1;
@@ -157,5 +157,51 @@ describe.each(databaseKinds())("bridge admission on %s", (kind) => {
     for (let i = 0; i < 100 && admission.stats().inFlight > 0; i++) await sleep(50);
     expect(admission.stats()).toMatchObject({ inFlight: 0, queued: 0 });
     expect((await probe(keys[1]!)).status).toBe(200);
+  });
+});
+
+describe("master signals while the event loop lags", () => {
+  const settings = { maxInFlight: 8, maxPerTenant: 8, maxQueued: 0, maxQueuedPerTenant: 0, queueBudgetMs: 1_000, maxEventLoopDelayMs: 200, retryAfterS: 1 };
+  const SIGNAL = "/v1/master/signal/open";
+  const shedCode = (p: Promise<unknown>) => p.then(() => "admitted", (err: { code?: string }) => err.code ?? "error");
+
+  it(`admits up to ${MASTER_PRIORITY_SLOTS} at once and sheds every other request; a released one frees its place`, async () => {
+    const admission = new BridgeAdmission(settings);
+    admission.eventLoopDelayOverrideMs = 500;
+    const held = await Promise.all(Array.from({ length: MASTER_PRIORITY_SLOTS }, () => admission.admit(SIGNAL, "k", Date.now())));
+    expect(await shedCode(admission.admit("/v1/master/signal/close", "k", Date.now()))).toBe("overloaded");
+    for (const route of ["/v1/slave/orders/poll", "/v1/slave/execution/report", "/v1/master/snapshot", "/v1/master/heartbeat"]) {
+      expect(await shedCode(admission.admit(route, "k", Date.now()))).toBe("overloaded");
+    }
+    expect(admission.stats().shed.event_loop).toBe(5);
+    held[0]!.release();
+    held[0]!.release(); // idempotent: frees one place, not two
+    const next = await admission.admit(SIGNAL, "k", Date.now());
+    expect(await shedCode(admission.admit(SIGNAL, "k", Date.now()))).toBe("overloaded");
+    next.release();
+    for (const t of held.slice(1)) t.release();
+    expect(admission.work.stats().inFlight).toBe(0);
+  });
+
+  it("still takes its lane's slot: a signal refused by the lane gives its place back", async () => {
+    const admission = new BridgeAdmission({ ...settings, maxInFlight: 1, maxPerTenant: 1 });
+    admission.eventLoopDelayOverrideMs = 500;
+    const first = await admission.admit(SIGNAL, "k", Date.now());
+    // The lane is full (no queue): queue_full, and the priority place it had taken is returned.
+    expect(await shedCode(admission.admit(SIGNAL, "k", Date.now()))).toBe("overloaded");
+    expect(admission.stats().shed.queue_full).toBe(1);
+    first.release();
+    const again = await Promise.all([admission.admit(SIGNAL, "k", Date.now())]);
+    again[0].release();
+  });
+
+  it("counts nothing while the loop is on time: signals only meet the lane's bounds", async () => {
+    const admission = new BridgeAdmission(settings);
+    const tickets = await Promise.all(Array.from({ length: MASTER_PRIORITY_SLOTS + 3 }, () => admission.admit(SIGNAL, "k", Date.now())));
+    expect(admission.work.stats().inFlight).toBe(MASTER_PRIORITY_SLOTS + 3);
+    for (const t of tickets) t.release();
+    admission.eventLoopDelayOverrideMs = 500;
+    const lagging = await Promise.all(Array.from({ length: MASTER_PRIORITY_SLOTS }, () => admission.admit(SIGNAL, "k", Date.now())));
+    for (const t of lagging) t.release();
   });
 });

@@ -6,7 +6,10 @@
  *    later (features/bridge/signed-request.ts), so time spent waiting inside the server never
  *    turns a fresh request into a 401;
  * 2. is shed at once while the event loop's mean delay over the last second exceeds
- *    `maxEventLoopDelayMs` (taking more work then only makes everything later);
+ *    `maxEventLoopDelayMs` (taking more work then only makes everything later) — except a master
+ *    signal while fewer than `MASTER_PRIORITY_SLOTS` of them run: the master's event is what every
+ *    copy waits for, and the lag is mostly the slaves' polls and reports of earlier events (one
+ *    shed signal held 500 slaves' orders back by its Retry-After);
  * 3. takes a slot of its lane (http/admission-limiter.ts): bounded in flight overall and per
  *    tenant, bounded waiting, and a wait budget counted from arrival. A request that gets no slot
  *    is answered 503 `overloaded` with `Retry-After` and was never processed: the EA's retry (same
@@ -39,6 +42,13 @@ export type AdmissionSettings = Config["admission"];
 const HEARTBEAT_ROUTES = new Set(["/v1/master/heartbeat", "/v1/slave/heartbeat"]);
 /** The heartbeat lane's share of the limits (its own slots, beside the work lane's). */
 const HEARTBEAT_SHARE = 8;
+/** Routes of master signals (features/bridge/master-routes.ts). */
+const MASTER_SIGNAL_PREFIX = "/v1/master/signal/";
+/**
+ * Master signals that may run at once while the event loop lags (each still takes its lane's slot,
+ * so the per-tenant and overall bounds hold); beyond these, signals are shed like everything else.
+ */
+export const MASTER_PRIORITY_SLOTS = 2;
 /** The lane of keys whose tenant is not known yet (no verified request since start). */
 export const UNVERIFIED = "?unverified";
 /** Keys remembered with their tenant; beyond this the memory starts over (only verified keys enter). */
@@ -99,6 +109,9 @@ export class BridgeAdmission {
     this.heartbeats = new AdmissionLimiter({ maxInFlight: share(maxInFlight), maxPerTenant: share(maxPerTenant), maxQueued: share(maxQueued) });
   }
 
+  /** Master signals admitted past a lagging event loop and not answered yet (≤ MASTER_PRIORITY_SLOTS). */
+  private priorityInFlight = 0;
+
   /** Test hook: a fixed event-loop delay instead of the measured one, ms (null: measured). */
   eventLoopDelayOverrideMs: number | null = null;
 
@@ -113,12 +126,29 @@ export class BridgeAdmission {
    */
   async admit(route: string, apiKey: string | undefined, arrivedAtMs: number, now = Date.now()): Promise<Ticket> {
     const { maxEventLoopDelayMs, queueBudgetMs } = this.settings;
+    let priority = false;
     try {
-      if (maxEventLoopDelayMs > 0 && this.eventLoopDelayMs > maxEventLoopDelayMs) throw new Shed("event_loop");
+      if (maxEventLoopDelayMs > 0 && this.eventLoopDelayMs > maxEventLoopDelayMs) {
+        if (!route.startsWith(MASTER_SIGNAL_PREFIX) || this.priorityInFlight >= MASTER_PRIORITY_SLOTS) throw new Shed("event_loop");
+        // Counted before the wait for a slot, so signals arriving together cannot all pass the check.
+        priority = true;
+        this.priorityInFlight += 1;
+      }
       const lane = HEARTBEAT_ROUTES.has(route) ? this.heartbeats : this.work;
       const tenant = (apiKey !== undefined ? this.tenantOfKey.get(apiKey) : undefined) ?? UNVERIFIED;
-      return await lane.acquire(tenant, queueBudgetMs - (now - arrivedAtMs));
+      const ticket = await lane.acquire(tenant, queueBudgetMs - (now - arrivedAtMs));
+      if (!priority) return ticket;
+      let held = true;
+      return {
+        release: () => {
+          if (!held) return;
+          held = false;
+          this.priorityInFlight -= 1;
+          ticket.release();
+        },
+      };
     } catch (err) {
+      if (priority) this.priorityInFlight -= 1;
       if (!(err instanceof Shed)) throw err;
       this.shed[err.reason] += 1;
       throw new AppError("overloaded", "The bridge is overloaded: nothing was processed, retry after the pause in Retry-After", {
