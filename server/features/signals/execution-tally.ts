@@ -13,32 +13,51 @@
  * PENDING_OPEN orders except skipped copies (never attempted), `successful` = those filled or
  * placed. All-time: orders deleted by retention stay counted.
  */
-import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { rawStatement, runRaw } from "../../db/raw.ts";
 import type { ExecutionSummary } from "#contract";
 
 /** Most delta rows one fold statement moves (the job loops until fewer are left). */
 export const FOLD_BATCH_ROWS = 50_000;
 
-async function rowsOf<T>(db: Db, statement: ReturnType<typeof sql>): Promise<T[]> {
-  const result: unknown = await db.execute(statement);
-  return (result as { rows: T[] }).rows;
-}
+const summaryOf = rawStatement(
+  "execution_tally_summary",
+  `select coalesce(sum(f.total), 0) as total, coalesce(sum(f.successful), 0) as successful from (
+     select total, successful from execution_tallies where tenant_id = $1 and slave_account_id = $2
+     union all
+     select total, successful from execution_tally_deltas where tenant_id = $1 and slave_account_id = $2
+   ) f`,
+  (r) => ({ total: Number(r.total), successful: Number(r.successful) }),
+);
 
 /** The slave's figures (the account must belong to the tenant: the caller checks it). */
 export async function executionSummary(db: Db, tenantId: string, slaveAccountId: string): Promise<ExecutionSummary> {
-  const [row] = await rowsOf<{ total: string | number; successful: string | number }>(
-    db,
-    sql`select
-      coalesce((select t.total from execution_tallies t where t.tenant_id = ${tenantId} and t.slave_account_id = ${slaveAccountId}), 0)
-        + coalesce((select sum(d.total) from execution_tally_deltas d where d.tenant_id = ${tenantId} and d.slave_account_id = ${slaveAccountId}), 0) as total,
-      coalesce((select t.successful from execution_tallies t where t.tenant_id = ${tenantId} and t.slave_account_id = ${slaveAccountId}), 0)
-        + coalesce((select sum(d.successful) from execution_tally_deltas d where d.tenant_id = ${tenantId} and d.slave_account_id = ${slaveAccountId}), 0) as successful`,
-  );
-  const total = Number(row?.total ?? 0);
-  const successful = Number(row?.successful ?? 0);
+  const [row] = await runRaw(db, summaryOf, [tenantId, slaveAccountId]);
+  const total = row?.total ?? 0;
+  const successful = row?.successful ?? 0;
   return { total, successful, successRate: total === 0 ? 0 : Math.round((successful / total) * 100) };
 }
+
+// The insert runs whether or not the final select reads it (PostgreSQL runs every data-modifying WITH to completion).
+const foldDeltas = rawStatement(
+  "execution_tally_fold",
+  `with moved as (
+     delete from execution_tally_deltas where ctid in (select ctid from execution_tally_deltas limit $1)
+     returning tenant_id, slave_account_id, total, successful
+   ), sums as (
+     select tenant_id, slave_account_id, sum(total) as total, sum(successful) as successful
+     from moved group by tenant_id, slave_account_id
+   ), folded as (
+     insert into execution_tallies (tenant_id, slave_account_id, total, successful)
+     select s.tenant_id, s.slave_account_id, s.total, s.successful
+     from sums s join accounts a on a.id = s.slave_account_id and a.tenant_id = s.tenant_id
+     order by s.tenant_id, s.slave_account_id
+     on conflict (tenant_id, slave_account_id) do update
+       set total = execution_tallies.total + excluded.total, successful = execution_tallies.successful + excluded.successful
+   )
+   select count(*) as moved from moved`,
+  (r) => Number(r.moved),
+);
 
 /**
  * Moves up to `batchRows` delta rows into the tallies, in one statement (the delete and the upsert
@@ -47,26 +66,8 @@ export async function executionSummary(db: Db, tenantId: string, slaveAccountId:
  * Returns how many delta rows it moved.
  */
 export async function foldExecutionTallies(db: Db, batchRows = FOLD_BATCH_ROWS): Promise<number> {
-  const [row] = await rowsOf<{ moved: string | number }>(
-    db,
-    sql`with moved as (
-        delete from execution_tally_deltas where ctid in (select ctid from execution_tally_deltas limit ${batchRows})
-        returning tenant_id, slave_account_id, total, successful
-      ), sums as (
-        select tenant_id, slave_account_id, sum(total) as total, sum(successful) as successful
-        from moved group by tenant_id, slave_account_id
-      ), folded as (
-        insert into execution_tallies (tenant_id, slave_account_id, total, successful)
-        select s.tenant_id, s.slave_account_id, s.total, s.successful
-        from sums s join accounts a on a.id = s.slave_account_id and a.tenant_id = s.tenant_id
-        order by s.tenant_id, s.slave_account_id
-        on conflict (tenant_id, slave_account_id) do update
-          set total = execution_tallies.total + excluded.total, successful = execution_tallies.successful + excluded.successful
-        returning 1
-      )
-      select (select count(*) from moved) as moved, (select count(*) from folded) as folded`,
-  );
-  return Number(row?.moved ?? 0);
+  const [moved] = await runRaw(db, foldDeltas, [batchRows]);
+  return moved ?? 0;
 }
 
 /** Folds every delta row (the job): batches of `batchRows` until a batch comes back short. Returns the rows moved. */

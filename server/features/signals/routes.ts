@@ -14,7 +14,6 @@ import {
   NEXT_CURSOR_HEADER,
   TERMINAL_REFUSED_CODE,
   verdictLabel,
-  type ExecutionSummary,
   type ExecutionVerdicts,
 } from "#contract";
 import { executions } from "../../db/schema.ts";
@@ -50,8 +49,7 @@ export function registerSignalRoutes(app: FastifyInstance, ctx: AppContext): voi
     // History: a deleted slave's summary stays readable.
     const account = await findAccount(ctx.db, tenantId, request.query.accountId, { includeDeleted: true });
     if (!account) throw notFound("Account");
-    const body: ExecutionSummary = await executionSummary(ctx.db, tenantId, account.id);
-    return body;
+    return executionSummary(ctx.db, tenantId, account.id);
   });
 
   api.get("/executions/verdicts", { schema: { description: "Why each slave did or did not copy the given signals (reason codes).", tags: ["Signals"], querystring: executionVerdictsQuerySchema } }, async (request) => {
