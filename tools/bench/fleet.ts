@@ -16,6 +16,12 @@ export interface FleetOptions {
   gate?(order: SlaveOrder): Promise<unknown>;
   /** The poll's waitMs (default 25 000). */
   waitMs?: number;
+  /**
+   * Spreads the slaves' first polls evenly over this many ms (slave i starts at i × staggerMs / N),
+   * as EAs started at different times are; without it every slave polls at once and, idle, their
+   * polls stay in lockstep (all answered at the same timeout, all re-polling in the same turn).
+   */
+  staggerMs?: number;
 }
 
 const STATUS_OF: Partial<Record<string, ReportStatus>> = { OPEN: "filled", CLOSE: "closed", MODIFY: "modified", PENDING_OPEN: "placed", PENDING_CANCEL: "cancelled" };
@@ -25,6 +31,8 @@ export class SlaveFleet {
   /** Non-2xx answers (and network errors as status 0) the slaves got, by status. */
   readonly statuses = new Map<number, number>();
   duplicates = 0;
+  /** Polls answered (2xx) so far. */
+  polls = 0;
   private running = false;
   private loops: Promise<void>[] = [];
   private readonly reports = new Set<Promise<unknown>>();
@@ -34,7 +42,8 @@ export class SlaveFleet {
   /** Starts one poll loop per client (slave index = position in `slaves`). */
   start(slaves: BridgeClient[]): void {
     this.running = true;
-    this.loops = slaves.map((client, i) => this.loop(client, i));
+    const stagger = this.opts.staggerMs ?? 0;
+    this.loops = slaves.map((client, i) => (stagger > 0 ? sleep((i * stagger) / slaves.length).then(() => this.loop(client, i)) : this.loop(client, i)));
   }
 
   /** Waits until every report issued so far is answered. */
@@ -64,6 +73,7 @@ export class SlaveFleet {
       try {
         const { orders } = await client.poll({ waitMs: this.opts.waitMs ?? 25_000, redeliver: first });
         first = false;
+        this.polls++;
         const at = performance.now();
         const fresh: SlaveOrder[] = [];
         for (const o of orders) {
