@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { SignalEventInput } from "#contract";
-import { atSecondStart, createKey, masterEvent, nowS, rawPost, type BridgeTenant } from "../support/bridge.ts";
+import { atSecondStart, createKey, masterEvent, nowS, opensslSignature, rawPost, type BridgeTenant } from "../support/bridge.ts";
 import { databaseKinds } from "../support/databases.ts";
 import type { RunningServer } from "../support/server.ts";
 import type { SignedIn } from "../support/tenant.ts";
@@ -189,6 +189,56 @@ describe.each(databaseKinds())("terminal protocol on %s", (kind) => {
       expect(Date.parse(seen!)).toBeGreaterThanOrEqual(started - 1000);
       const logs = (await t.api.get(`/api/audit-logs?limit=50`)).body as { message: string }[];
       expect(logs.some((l) => l.message === "Slave EA connected (7999)")).toBe(true);
+    });
+
+    // A poll's touch is written behind it, with the other touches of that second (heartbeat.ts).
+    it("moves it again on a poll a second later within about a second, without a second 'connected'; a replayed poll is 409 replayed and moves nothing", async () => {
+      const fresh = (await t.api.post("/api/accounts", { accountNumber: "7998", broker: "P", platform: "MT4", role: "SLAVE" })).body as { id: string };
+      const key = await createKey(t.api, "SLAVE", fresh.id);
+      expect((await post(key, "/v1/slave/orders/poll", { waitMs: 0, nonce: "q1" })).status).toBe(200);
+      const first = (await accountOf(fresh.id)).lastHeartbeat!;
+      await new Promise((r) => setTimeout(r, 1_100));
+      const body = JSON.stringify({ waitMs: 0, nonce: "q2" });
+      const ts = nowS();
+      const second = await post(key, "/v1/slave/orders/poll", body, ts);
+      expect(second.status).toBe(200);
+      expect(second.body).toMatchObject({ orders: [], config: { closeOnly: false } });
+      let moved = first;
+      for (let i = 0; i < 40 && moved === first; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        moved = (await accountOf(fresh.id)).lastHeartbeat!;
+      }
+      expect(Date.parse(moved)).toBeGreaterThanOrEqual(Date.parse(first) + 1_000);
+      await new Promise((r) => setTimeout(r, 1_100));
+      expect(await post(key, "/v1/slave/orders/poll", body, ts)).toMatchObject({ status: 409, body: { code: "replayed" } });
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect((await accountOf(fresh.id)).lastHeartbeat).toBe(moved);
+      const logs = (await t.api.get(`/api/audit-logs?limit=100`)).body as { message: string }[];
+      expect(logs.filter((l) => l.message === "Slave EA connected (7998)")).toHaveLength(1);
+    });
+
+    it("gives an order to the next poll at once when the parked poll's client went away first", async () => {
+      const key = b.keys.slaves[1]!;
+      const path = "/v1/slave/orders/poll";
+      const body = JSON.stringify({ waitMs: 20_000, nonce: "gone" });
+      const ts = nowS();
+      const gone = new AbortController();
+      const parked = fetch(server.url + path, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": key.apiKey, "x-ts": String(ts), "x-signature": opensslSignature(key.secret, `POST${path}${ts}${body}`) },
+        body,
+        signal: gone.signal,
+      }).catch(() => null);
+      await new Promise((r) => setTimeout(r, 400));
+      gone.abort();
+      await parked;
+      await new Promise((r) => setTimeout(r, 300));
+      const res = await b.master.signal(masterEvent("OPEN", { ticket: nextTicket() }));
+      expect(res.status).toBe(201);
+      // Had the dead poll taken it, the order would be leased for 10 s and this poll would get nothing.
+      const next = await post(key, path, { waitMs: 0, nonce: "after-gone" });
+      expect(next.status).toBe(200);
+      expect((next.body.orders as { signalId: string }[]).map((o) => o.signalId)).toContain(res.body.signalId);
     });
   });
 

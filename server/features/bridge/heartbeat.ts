@@ -52,9 +52,12 @@ function terminalFigures(hb: HeartbeatData): Partial<Pick<AccountRow, "margin" |
   };
 }
 
-const RECONNECT_AFTER_MS = 60_000;
-/** A poll refreshes the last heartbeat at most this often (one cheap update, none in between). */
-const POLL_TOUCH_EVERY_MS = 1_000;
+/** Silence longer than this, ms, makes the next heartbeat or poll a "connected" (audited). */
+export const RECONNECT_AFTER_MS = 60_000;
+/** A poll refreshes the last heartbeat at most this often, ms (one cheap update, none in between). */
+export const POLL_TOUCH_EVERY_MS = 1_000;
+/** The polls' touches of this many ms share one update, written behind them (recordPollSignOfLife). */
+const TOUCH_WRITE_BEHIND_MS = 1_000;
 /** …and tells the dashboard at most this often (a heartbeat's cadence). */
 const POLL_PUBLISH_EVERY_MS = 5_000;
 
@@ -189,7 +192,7 @@ async function touchBatch(relaxedDb: Db, touches: Touch[]): Promise<(AccountRow 
   const seen = new Set<string>();
   return touches.map((t) => {
     const k = `${t.tenantId} ${t.accountId}`;
-    // The same account twice in one turn: only the first is told it moved the time.
+    // The same account twice in one batch: only the first is told it moved the time.
     if (seen.has(k)) return null;
     seen.add(k);
     return byId.get(k) ?? null;
@@ -200,17 +203,21 @@ const touchers = new WeakMap<Db, TickBatcher<Touch, AccountRow | null>>();
 
 /**
  * A slave poll is a sign of life (docs/bridge-protocol.md §6.2): it moves the account's last
- * heartbeat to `now` — at most once a second (nothing at all when the stored time is younger),
- * one relaxed-commit update shared by every poll of this turn of the event loop — so a terminal
- * busy long-polling never looks silent. A poll after more than a minute of silence also writes
- * the "connected" audit entry a heartbeat would (its own transaction: rare).
- * Balance, equity and status stay the heartbeat's business. Errors: the database's (a failed
- * batch fails each of its polls).
+ * heartbeat to `now` — at most once a second (nothing at all when the stored time is younger) —
+ * so a terminal busy long-polling never looks silent. The move is written BEHIND the poll: the
+ * touches of one second share one relaxed-commit update (TOUCH_WRITE_BEHIND_MS), and the poll does
+ * not wait for it. An idle slave's poll comes every 25 s, so 500 of them spread over time were 20
+ * updates a second, one per poll (a per-turn batch only merges polls that arrive together); now
+ * one. What that costs: the stored time lags by up to a second, and a crash loses the last
+ * second's touches (the next poll writes them again). A failed write is logged, never the poll's
+ * error. A poll after more than a minute of silence (or the first ever) writes the "connected"
+ * audit entry a heartbeat would, in its own transaction, before the poll goes on (rare).
+ * Balance, equity and status stay the heartbeat's business. Errors: the "connected" write's.
  */
 export async function recordPollSignOfLife(ctx: AppContext, account: AccountRow, now = new Date()): Promise<void> {
+  if (pollTouchKind(account, now) === "none") return;
   const last = account.lastHeartbeat?.getTime();
-  if (last !== undefined && now.getTime() - last < POLL_TOUCH_EVERY_MS) return;
-  const reconnected = last === undefined || now.getTime() - last > RECONNECT_AFTER_MS;
+  const reconnected = pollTouchKind(account, now) === "reconnect";
   let updated: AccountRow | null | undefined;
   if (reconnected) {
     updated = await ctx.relaxedDb.transaction(async (tx: Db) => {
@@ -237,12 +244,35 @@ export async function recordPollSignOfLife(ctx: AppContext, account: AccountRow,
     let b = touchers.get(ctx.relaxedDb);
     if (!b) {
       const db = ctx.relaxedDb;
-      b = new TickBatcher((items) => touchBatch(db, items));
+      b = new TickBatcher((items) => touchBatch(db, items), 1_000, TOUCH_WRITE_BEHIND_MS);
       touchers.set(db, b);
     }
-    updated = await b.add({ tenantId: account.tenantId, accountId: account.id, now });
+    b.add({ tenantId: account.tenantId, accountId: account.id, now }).then(
+      (row) => {
+        if (row) publishPollTouch(ctx, row, last);
+      },
+      (err: unknown) => console.warn("writing polls' signs of life failed:", err),
+    );
+    return;
   }
-  if (updated && (last === undefined || now.getTime() - last >= POLL_PUBLISH_EVERY_MS)) {
-    ctx.hub.publish(account.tenantId, { type: "account_updated", data: toAccount(updated) });
+  if (updated) publishPollTouch(ctx, updated, last);
+}
+
+/**
+ * What a poll at `now` does to `account`'s last heartbeat (as read): nothing when it is younger
+ * than POLL_TOUCH_EVERY_MS; a "connected" (audited, recordPollSignOfLife) after silence longer
+ * than RECONNECT_AFTER_MS or none ever; otherwise a plain touch.
+ */
+export function pollTouchKind(account: Pick<AccountRow, "lastHeartbeat">, now: Date): "none" | "touch" | "reconnect" {
+  const last = account.lastHeartbeat?.getTime();
+  if (last !== undefined && now.getTime() - last < POLL_TOUCH_EVERY_MS) return "none";
+  return last === undefined || now.getTime() - last > RECONNECT_AFTER_MS ? "reconnect" : "touch";
+}
+
+/** Tells the dashboard a poll moved `updated`'s last heartbeat — at most every POLL_PUBLISH_EVERY_MS (`previousMs`: the time it replaced, epoch ms). */
+export function publishPollTouch(ctx: AppContext, updated: AccountRow, previousMs: number | undefined): void {
+  const now = updated.lastHeartbeat?.getTime() ?? Date.now();
+  if (previousMs === undefined || now - previousMs >= POLL_PUBLISH_EVERY_MS) {
+    ctx.hub.publish(updated.tenantId, { type: "account_updated", data: toAccount(updated) });
   }
 }

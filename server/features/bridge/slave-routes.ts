@@ -76,11 +76,15 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
 
   api.post("/slave/orders/poll", { schema: { description: "Long-poll for the slave's pending orders (the primary delivery channel).", tags: ["Bridge: slave"], body: slavePollSchema }, config: slaveRoute }, async (request, reply) => {
     const auth = apiKeyAuthOf(request);
-    // The account and its risk limit in one read; the sign of life is batched per turn (heartbeat.ts).
+    // The account and its risk limit in one read; the sign of life is written behind (heartbeat.ts).
     const { slave, limit } = await resolveSlaveWithRiskLimit(ctx.db, auth, request.body);
     await recordPollSignOfLife(ctx, slave);
     const aborted = new AbortController();
-    reply.raw.once("close", () => aborted.abort());
+    // "close" also follows every answered poll: abort only one whose client went away first (each
+    // abort builds a DOMException with its stack, for nothing once the poll has been answered).
+    reply.raw.once("close", () => {
+      if (!reply.raw.writableFinished) aborted.abort();
+    });
     // The first claim is work; the wait that may follow is not: the admission slot goes back after
     // it (http/admission.ts; idempotent), or parked polls would hold every slot and starve everyone.
     const source = orderSource(ctx, auth.tenantId, slave.id, request.body, () => releaseAdmission(request));
