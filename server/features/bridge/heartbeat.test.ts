@@ -1,7 +1,7 @@
 /**
- * What a poll does to the account's last heartbeat (heartbeat.ts pollTouchKind). The poll's opening
- * statement (poll-open.ts) writes the "touch" case in SQL with the same bounds; a poll it left
- * untouched goes to recordPollSignOfLife, which decides by this function.
+ * What a poll does to the account's last heartbeat (heartbeat.ts pollTouchKind, the rule
+ * recordPollSignOfLife follows; the touch's own SQL re-checks "older than the touch interval"
+ * against the stored time). Over HTTP: e2e/api/bridge-terminal-protocol.test.ts "B7".
  */
 import { describe, expect, it } from "vitest";
 import { POLL_TOUCH_EVERY_MS, pollTouchKind, RECONNECT_AFTER_MS } from "./heartbeat.ts";

@@ -76,7 +76,7 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
 
   api.post("/slave/orders/poll", { schema: { description: "Long-poll for the slave's pending orders (the primary delivery channel).", tags: ["Bridge: slave"], body: slavePollSchema }, config: slaveRoute }, async (request, reply) => {
     const auth = apiKeyAuthOf(request);
-    // The account and its risk limit in one read; the sign of life is written behind (heartbeat.ts).
+    // The account and its risk limit in one read; the sign of life: behind the poll for an idle slave, else the turn's update (heartbeat.ts).
     const { slave, limit } = await resolveSlaveWithRiskLimit(ctx.db, auth, request.body);
     await recordPollSignOfLife(ctx, slave);
     const aborted = new AbortController();
