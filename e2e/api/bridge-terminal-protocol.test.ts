@@ -191,7 +191,7 @@ describe.each(databaseKinds())("terminal protocol on %s", (kind) => {
       expect(logs.some((l) => l.message === "Slave EA connected (7999)")).toBe(true);
     });
 
-    // A poll's touch is written behind it, with the other touches of that second (heartbeat.ts).
+    // An idle slave's poll writes its touch behind it, with the other touches of that second (heartbeat.ts).
     it("moves it again on a poll a second later within about a second, without a second 'connected'; a replayed poll is 409 replayed and moves nothing", async () => {
       const fresh = (await t.api.post("/api/accounts", { accountNumber: "7998", broker: "P", platform: "MT4", role: "SLAVE" })).body as { id: string };
       const key = await createKey(t.api, "SLAVE", fresh.id);

@@ -266,9 +266,12 @@ export async function recordPollSignOfLife(ctx: AppContext, account: AccountRow,
     if (updated) publishPollTouch(ctx, updated, last);
     return;
   }
-  if (!ctx.delivery.isIdle(account.id)) {
-    const moved = await toucher.turn.add({ tenantId: account.tenantId, accountId: account.id, now });
+  const touch: Touch = { tenantId: account.tenantId, accountId: account.id, now };
+  const told = (moved: boolean): void => {
     if (moved) publishPollTouch(ctx, { ...account, lastHeartbeat: now }, last);
+  };
+  if (!ctx.delivery.isIdle(account.id)) {
+    told(await toucher.turn.add(touch));
     return;
   }
   const at = now.getTime();
@@ -277,10 +280,10 @@ export async function recordPollSignOfLife(ctx: AppContext, account: AccountRow,
     // Written (or failed): the stored time speaks again — unless a newer touch was queued since.
     if (toucher.queued.get(account.id) === at) toucher.queued.delete(account.id);
   };
-  toucher.behind.add({ tenantId: account.tenantId, accountId: account.id, now }).then(
+  toucher.behind.add(touch).then(
     (moved) => {
       written();
-      if (moved) publishPollTouch(ctx, { ...account, lastHeartbeat: now }, last);
+      told(moved);
     },
     (err: unknown) => {
       written();
