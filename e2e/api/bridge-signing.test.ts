@@ -37,8 +37,9 @@ describe.each(databaseKinds())("signed bridge requests on %s", (kind) => {
     const master = (await t.api.get("/api/accounts/master")).body;
     expect(master).toMatchObject({ login: "50001234", server: "ICMarkets-Demo", balance: "10000.00", equity: "10012.50", currency: "USD", status: "active" });
     expect(master.lastHeartbeat).not.toBeNull();
-    const keys = (await t.api.get("/api/bridge/api-keys")).body;
-    expect(keys.find((k: { id: string }) => k.id === masterKey.id).lastUsedAt).not.toBeNull();
+    // The keys' last use is written behind the requests, the moves of one second together (bridge/auth.ts).
+    const lastUsedAt = async () => ((await t.api.get("/api/bridge/api-keys")).body as { id: string; lastUsedAt: string | null }[]).find((k) => k.id === masterKey.id)?.lastUsedAt;
+    await expect.poll(lastUsedAt, { timeout: 3_000, interval: 100 }).not.toBeNull();
   });
 
   it("verifies the raw body bytes, not re-serialised JSON", async () => {
