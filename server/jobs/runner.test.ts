@@ -1,7 +1,8 @@
 /**
  * Job leases on real SQL (both databases): one instance at a time holds a job, and an instance
  * that stops gives its leases back so the next one runs the job on its first tick instead of
- * waiting out the lease (three periods: three hours for the hourly retention).
+ * waiting out the lease (three periods: three hours for the hourly retention); a frequent job
+ * does not renew its lease on every tick.
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -53,6 +54,19 @@ describe.each(databaseKinds())("job leases on %s", (kind) => {
     );
     expect([firstRuns, secondRuns]).toEqual([1, 1]);
     await second.stop();
+  });
+
+  it("runs a frequent job every period but renews its lease only once half of it has passed", async () => {
+    const runner = new JobRunner(t.ctx.db);
+    let runs = 0;
+    // A 100 ms job holds a 15 s lease (the minimum): 1.5 s of ticks need ONE acquire, not fifteen.
+    runner.start({ name: "frequent", intervalMs: 100, run: async () => void (runs += 1) });
+    await new Promise((r) => setTimeout(r, 1_500));
+    const [row] = await t.ctx.db.select().from(jobLeases).where(eq(jobLeases.name, "frequent"));
+    await runner.stop();
+    expect(runs).toBeGreaterThanOrEqual(5);
+    expect(row!.runCount).toBe(0); // taken once (an insert); each renewal would have added one
+    expect(row!.leaseUntil.getTime()).toBeGreaterThan(Date.now() + 10_000);
   });
 
   it("gives back only its own leases", async () => {
