@@ -19,6 +19,7 @@ import { SecretBox } from "./features/api-keys/secret-box.ts";
 import { OrderDelivery } from "./features/copy-engine/delivery/delivery.ts";
 import { DomainEvents } from "./events/domain-events.ts";
 import { openAccountLocks } from "./db/account-locks.ts";
+import { startAccountViewFeed } from "./features/bridge/account-view.ts";
 
 async function main(): Promise<void> {
   if (process.env.BENCH_LOOP_DELAY_FILE) (await import("./loop-delay-probe.ts")).startLoopDelayProbe(process.env.BENCH_LOOP_DELAY_FILE); // benchmarks only
@@ -43,6 +44,11 @@ async function main(): Promise<void> {
   const cluster: Cluster | null = config.databaseUrl
     ? startCluster(ctx, { url: config.databaseUrl, safetyNetMs: config.deliverySafetyNetMs, log: (msg, err) => app.log.warn({ err }, msg) })
     : null;
+  // Polls answer from an in-memory view of their slave while every account change is heard (account-view.ts).
+  const accountFeed = await startAccountViewFeed(ctx, database, (msg, err) => app.log.warn({ err }, msg)).catch((err: unknown) => {
+    app.log.error({ err }, "cannot hear account changes; polls read their account from the database");
+    return null;
+  });
   const stopJobs = startBackgroundWork(ctx, (msg, err) => app.log.error({ err }, msg));
   let backups: BackupSocket | null = null;
   const { driver } = database;
@@ -64,6 +70,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, "shutting down");
     await app.close().catch((err: unknown) => app.log.error({ err }, "close failed"));
     await stopJobs().catch((err: unknown) => app.log.error({ err }, "stopping jobs failed"));
+    await accountFeed?.close().catch((err: unknown) => app.log.error({ err }, "closing the account change feed failed"));
     await cluster?.close().catch((err: unknown) => app.log.error({ err }, "closing the LISTEN connection failed"));
     await ctx.accountLocks?.close().catch((err: unknown) => app.log.error({ err }, "closing the account lock pool failed"));
     await backups?.close().catch((err: unknown) => app.log.error({ err }, "closing the backup socket failed"));

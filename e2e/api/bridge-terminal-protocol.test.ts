@@ -271,6 +271,34 @@ describe.each(databaseKinds())("terminal protocol on %s", (kind) => {
     });
   });
 
+  // Polls answer from an in-memory view of their slave (server/features/bridge/account-view.ts): every
+  // change made on the dashboard must still reach the very next poll.
+  describe("B9 a poll's config is the slave's as it is now", () => {
+    it("answers the next poll with a risk limit set, changed and switched off, across a heartbeat", async () => {
+      const fresh = (await t.api.post("/api/accounts", { accountNumber: "7997", broker: "P", platform: "MT4", role: "SLAVE" })).body as { id: string };
+      const key = await createKey(t.api, "SLAVE", fresh.id);
+      let n = 0;
+      const config = async () => {
+        const res = await post(key, "/v1/slave/orders/poll", { waitMs: 0, nonce: `cfg-${++n}` });
+        expect(res.status).toBe(200);
+        return res.body.config as { riskEnabled: boolean; maxLotSize: string | null };
+      };
+      // On PostgreSQL the change is heard through LISTEN a moment after its commit (PGlite: as it commits).
+      const next = (expected: object) => expect.poll(config, { timeout: 2_000, interval: 50 }).toMatchObject(expected);
+      expect(await config()).toMatchObject({ riskEnabled: false, maxLotSize: null });
+      expect(await config()).toMatchObject({ riskEnabled: false });
+      const limit = { scope: "account", accountId: fresh.id, targetId: fresh.id, maxDrawdownPct: 3, maxLotSize: 2, maxPositions: 5, maxSpreadPts: 30, maxDeviationPts: 20, enabled: true };
+      expect((await t.api.post("/api/risk-limits", limit)).status).toBe(200);
+      await next({ riskEnabled: true, maxLotSize: "2" });
+      expect((await post(key, "/v1/slave/heartbeat", { balance: "1000.00", equity: "1000.00", nonce: "cfg-hb" })).status).toBe(200);
+      expect(await config()).toMatchObject({ riskEnabled: true, maxLotSize: "2" });
+      expect((await t.api.post("/api/risk-limits", { ...limit, maxLotSize: 4 })).status).toBe(200);
+      await next({ riskEnabled: true, maxLotSize: "4" });
+      expect((await t.api.post("/api/risk-limits", { ...limit, enabled: false })).status).toBe(200);
+      await next({ riskEnabled: false, maxLotSize: null });
+    });
+  });
+
   it("still answers a replayed heartbeat with 409 replayed", async () => {
     const body = JSON.stringify({ balance: "1.00", equity: "1.00", nonce: "r1" });
     const ts = nowS();

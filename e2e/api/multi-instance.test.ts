@@ -3,7 +3,8 @@
  * the master on A, slaves and a dashboard socket on B. An order posted on A reaches a slave
  * parked on B through LISTEN/NOTIFY — well before the database re-check could have found it (the
  * safety net is set to a minute here); B's dashboard sees A's new_signal and execution_result,
- * and A's sees B's reports; a session logged out on A loses its sockets on B; a kill -9 of A in
+ * and A's sees B's reports; a session logged out on A loses its sockets on B; a risk limit changed
+ * on A reaches B's next poll (B's account view hears it); a kill -9 of A in
  * the middle of a burst loses no signal A acknowledged. PostgreSQL only: PGlite is one process and has nothing to share.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -93,6 +94,20 @@ describe.runIf(process.env.TEST_DATABASE_URL)("several instances on one PostgreS
     expect((await new Api(a.url).withToken(second.body.token).post("/api/auth/logout", {})).status).toBeLessThan(300);
     const code = await Promise.race([ws.closed, sleep(2_000).then(() => "still open")]);
     expect(code).toBe(4001);
+  });
+
+  // B answers polls from its in-memory view of the slave (server/features/bridge/account-view.ts):
+  // A's change reaches it through NOTIFY, not after the view's lifetime (5 minutes).
+  it("answers B's next poll with a risk limit changed on A", async () => {
+    const slave = slavesOnB[1]!;
+    const slaveId = bridge.slaveIds[1]!;
+    expect((await slave.poll({ waitMs: 0 })).config).toMatchObject({ riskEnabled: false });
+    const limit = { scope: "account", accountId: slaveId, targetId: slaveId, maxDrawdownPct: 3, maxLotSize: 7, maxPositions: 5, maxSpreadPts: 30, maxDeviationPts: 20, enabled: true };
+    expect((await t.api.post("/api/risk-limits", limit)).status).toBe(200);
+    await expect.poll(async () => (await slave.poll({ waitMs: 0 })).config, { timeout: 2_000, interval: 50 }).toMatchObject({ riskEnabled: true, maxLotSize: "7" });
+    // Off again (the burst below must not meet the position limit).
+    expect((await t.api.post("/api/risk-limits", { ...limit, enabled: false })).status).toBe(200);
+    await expect.poll(async () => (await slave.poll({ waitMs: 0 })).config, { timeout: 2_000, interval: 50 }).toMatchObject({ riskEnabled: false });
   });
 
   it("pushes an order posted on A to a slave's stream on B at once", async () => {

@@ -1,6 +1,6 @@
 /** MetaTrader accounts of a tenant: the master and its slaves. */
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, tenantRef, ts } from "./columns.ts";
 
 export const accounts = pgTable(
@@ -58,6 +58,13 @@ export const accounts = pgTable(
     deletedAt: ts("deleted_at"),
     createdAt: createdAt(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
+    /**
+     * Moves by one whenever anything but `last_heartbeat` changes, or the account's risk limit does
+     * (triggers of migration 0015, which also NOTIFY `copybridge_accounts` with "<id> <version>"):
+     * the bridge's in-memory view of a slave (bridge/account-view.ts) keeps a row only while no
+     * newer version has been announced.
+     */
+    rowVersion: bigint("row_version", { mode: "number" }).notNull().default(0),
   },
   (t) => [
     // Live accounts only: a deleted account's number can be added again.

@@ -20,7 +20,7 @@ import { emptyEffects, publishEffects } from "../copy-engine/effects.ts";
 import { completeSignalsIfDone } from "../copy-engine/store/completion-store.ts";
 import { toAccount } from "./mappers.ts";
 import { findAccount, liveAccount } from "./queries.ts";
-import { announceApiKeyChange, forgetApiKeys } from "../bridge/key-cache.ts";
+import { forgetApiKeys } from "../bridge/key-cache.ts";
 
 type CreateInput = z.output<typeof createAccountRequestSchema>;
 type UpdateInput = z.output<typeof updateAccountRequestSchema>;
@@ -131,7 +131,6 @@ export async function deleteAccount(ctx: AppContext, tenantId: string, id: strin
       .returning();
     if (!row) throw notFound("Account");
     const keys = await tx.delete(apiKeys).where(ofTenant(apiKeys, tenantId, eq(apiKeys.accountId, id))).returning();
-    await announceApiKeyChange(ctx, tx, keys.map((k) => k.keyId));
     const queued = await tx
       .select({ id: executions.id, action: executions.action, status: executions.status, deliveryCount: executions.deliveryCount, slaveAccountId: executions.slaveAccountId, signalId: executions.signalId })
       .from(executions)

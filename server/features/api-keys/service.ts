@@ -22,7 +22,7 @@ import { findAccount, findMaster } from "../accounts/queries.ts";
 import { writeAuditLog } from "../audit/write-audit-log.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
 import { toApiKey } from "./mappers.ts";
-import { announceApiKeyChange, forgetApiKeys } from "../bridge/key-cache.ts";
+import { forgetApiKeys } from "../bridge/key-cache.ts";
 
 type CreateInput = z.output<typeof createApiKeyRequestSchema>;
 
@@ -80,8 +80,6 @@ export async function setApiKeyEnabled(ctx: AppContext, tenantId: string, id: st
   const key = await ctx.db.transaction(async (tx) => {
     const [row] = await tx.update(apiKeys).set({ enabled }).where(ofTenantById(apiKeys, tenantId, id)).returning();
     if (!row) throw notFound("API key");
-    // Every instance drops its cached copy when this commits (bridge/key-cache.ts).
-    await announceApiKeyChange(ctx, tx, [row.keyId]);
     await writeAuditLog(tx, {
       tenantId,
       level: enabled ? "info" : "warning",
@@ -101,7 +99,6 @@ export async function deleteApiKey(ctx: AppContext, tenantId: string, id: string
   const keyId = await ctx.db.transaction(async (tx) => {
     const [row] = await tx.delete(apiKeys).where(ofTenantById(apiKeys, tenantId, id)).returning();
     if (!row) throw notFound("API key");
-    await announceApiKeyChange(ctx, tx, [row.keyId]);
     await writeAuditLog(tx, {
       tenantId,
       level: "warning",

@@ -21,6 +21,7 @@ import { writeAuditLog } from "../audit/write-audit-log.ts";
 import { emptyEffects, publishEffects } from "../copy-engine/effects.ts";
 import { planProtection, recordProtectionChange, type ProtectionPlan } from "../protection/heartbeat-protection.ts";
 import type { ExecutionRow } from "../signals/mappers.ts";
+import { accountViewOf } from "./account-view.ts";
 
 export interface HeartbeatData {
   login?: string | undefined;
@@ -152,6 +153,8 @@ export async function recordHeartbeat(ctx: AppContext, account: AccountRow, hb: 
     const closeOrders: ExecutionRow[] = plan ? await recordProtectionChange(tx, row, plan, now) : [];
     return { updated: row, plan, closeOrders };
   });
+  // Polls between heartbeats answer from this row (account-view.ts), not from a read.
+  accountViewOf(ctx).written(updated);
   const dto = toAccount(updated);
   ctx.hub.publish(account.tenantId, { type: "account_updated", data: dto });
   if (closeOrders.length > 0) publishEffects(ctx, account.tenantId, { ...emptyEffects(), orders: closeOrders, executions: closeOrders });
@@ -242,13 +245,16 @@ export async function recordPollSignOfLife(ctx: AppContext, account: AccountRow,
   const kind = pollTouchKind(account, now);
   if (kind === "none") return;
   const last = account.lastHeartbeat?.getTime();
+  const view = accountViewOf(ctx);
   if (kind === "reconnect") {
+    // Only a stored time as old as the view's counts as silence: the view may lag a touch made by
+    // another instance, and a terminal polling there has not been away.
     const updated = await ctx.relaxedDb.transaction(async (tx: Db) => {
       const [row] = await tx
         .update(accounts)
         .set({ lastHeartbeat: now })
         .where(
-          ofTenantById(accounts, account.tenantId, account.id, or(isNull(accounts.lastHeartbeat), lt(accounts.lastHeartbeat, new Date(now.getTime() - POLL_TOUCH_EVERY_MS)))),
+          ofTenantById(accounts, account.tenantId, account.id, or(isNull(accounts.lastHeartbeat), lt(accounts.lastHeartbeat, new Date(now.getTime() - RECONNECT_AFTER_MS)))),
         )
         .returning();
       if (row) {
@@ -263,10 +269,18 @@ export async function recordPollSignOfLife(ctx: AppContext, account: AccountRow,
       }
       return row;
     });
-    if (updated) publishPollTouch(ctx, updated, last);
+    if (updated) {
+      view.touched(account.id, now);
+      publishPollTouch(ctx, updated, last);
+    } else {
+      // The stored time is younger than the view's: read the account again next poll.
+      view.forget(account.id);
+    }
     return;
   }
   const touch: Touch = { tenantId: account.tenantId, accountId: account.id, now };
+  // The touch moves no row version (migration 0015): the view takes the new time itself.
+  view.touched(account.id, now);
   const told = (moved: boolean): void => {
     if (moved) publishPollTouch(ctx, { ...account, lastHeartbeat: now }, last);
   };

@@ -2,28 +2,30 @@
  * API keys in memory: every signed request (poll, report, heartbeat) looked its key up and
  * decrypted its secret; the row and the secret are now kept per key id for a short TTL.
  *
- * A revoked key (disabled, deleted, or deleted with its account) must be refused at once on EVERY
- * instance, not after the TTL:
- * - the change sends `pg_notify('copybridge_api_keys', keyId)` INSIDE its own transaction
- *   (announceApiKeyChange), so every listening instance hears it the moment it commits, and the
- *   changing instance drops its own entry right after commit (forgetApiKey);
+ * A revoked key (disabled, deleted, or deleted with its account or organisation) must be refused
+ * at once on EVERY instance, not after the TTL:
+ * - a trigger on `api_keys` (migration 0015) sends `pg_notify('copybridge_api_keys', keyId)` for
+ *   every change but the key's last use, inside the changing transaction, whatever code path made
+ *   it: every listening instance hears it the moment it commits; the changing instance also drops
+ *   its own entry right after commit (forgetApiKeys), not waiting for the notice;
  * - an instance on PostgreSQL serves cached keys only while its LISTEN connection is up
  *   (startKeyInvalidation): until it is connected, and whenever it drops, the cache is emptied and
  *   bypassed — a notice lost while down can never leave a revoked key usable;
+ * - on PGlite the same notices come through the embedded database's LISTEN (bridge/account-view.ts
+ *   startAccountViewFeed hears both channels);
  * - a lookup that read the row before an invalidation does not store it (epoch check), so an
  *   in-flight read cannot put the old row back.
- * PGlite is one process: local invalidation is all there is.
+ * Since every change is heard, the TTL is only a safety net: 5 minutes (at 30 s, slaves polling
+ * every 25 s read and decrypted their key on every other poll).
  */
-import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
 import { sharedListener, type Listening } from "../../db/notify.ts";
 import type { AppContext } from "../../http/context.ts";
 import type { ApiKeyRow } from "../api-keys/mappers.ts";
 
 /** The NOTIFY channel naming a changed key (payload: its public key id, `x-api-key`). */
 export const API_KEY_CHANNEL = "copybridge_api_keys";
-/** How long a key row is served from memory without a change notice, ms. */
-export const API_KEY_TTL_MS = 30_000;
+/** How long a key row is served from memory without a change notice, ms (a safety net: see above). */
+export const API_KEY_TTL_MS = 300_000;
 /** At most this many keys are kept (a flood of distinct keys cannot grow memory without bound). */
 const MAX_ENTRIES = 10_000;
 
@@ -123,16 +125,6 @@ export function startKeyInvalidation(ctx: AppContext, log: (msg: string, err?: u
       cache.reset(false);
     },
   });
-}
-
-/**
- * Tells every instance that `keyIds` changed (disabled, enabled, deleted). Call INSIDE the
- * transaction that changes them: PostgreSQL delivers the notice when it commits (and never if it
- * rolls back). Then call forgetApiKeys after commit for this instance.
- */
-export async function announceApiKeyChange(ctx: AppContext, tx: Db, keyIds: string[]): Promise<void> {
-  if (ctx.dbKind !== "postgres" || keyIds.length === 0) return;
-  await tx.execute(sql`select pg_notify(${API_KEY_CHANNEL}, u.k) from unnest(${sql.param(keyIds)}::text[]) as u(k)`);
 }
 
 /** Drops `keyIds` from this instance's cache (after the change committed). */

@@ -35,6 +35,7 @@ import { loadSymbolSpecs } from "../sync/store.ts";
 import { upsertSymbolSpecs } from "../accounts/symbol-specs.ts";
 import { recordHeartbeat, recordPollSignOfLife } from "./heartbeat.ts";
 import { clockOffsets } from "./clock-offsets.ts";
+import { accountViewOf } from "./account-view.ts";
 import { resolveSlaveAccount, resolveSlaveWithRiskLimit } from "./terminal-account.ts";
 import { findTenantPause } from "./tenant-pause.ts";
 
@@ -76,8 +77,9 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
 
   api.post("/slave/orders/poll", { schema: { description: "Long-poll for the slave's pending orders (the primary delivery channel).", tags: ["Bridge: slave"], body: slavePollSchema }, config: slaveRoute }, async (request, reply) => {
     const auth = apiKeyAuthOf(request);
-    // The account and its risk limit in one read; the sign of life: behind the poll for an idle slave, else the turn's update (heartbeat.ts).
-    const { slave, limit } = await resolveSlaveWithRiskLimit(ctx.db, auth, request.body);
+    // The account and its risk limit from memory, else in one read (account-view.ts); the sign of
+    // life: behind the poll for an idle slave, else the turn's update (heartbeat.ts).
+    const { slave, limit } = await resolveSlaveWithRiskLimit(ctx.db, auth, request.body, accountViewOf(ctx));
     await recordPollSignOfLife(ctx, slave);
     const aborted = new AbortController();
     // "close" also follows every answered poll: abort only one whose client went away first (each

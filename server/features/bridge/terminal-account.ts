@@ -97,13 +97,25 @@ const liveAccountWithLimit = rawStatement(
 /** A risk limit row (as risk/queries.ts findRiskLimit). */
 export type RiskLimitRow = typeof riskLimits.$inferSelect;
 
+/** Where a poll may find its slave without a statement (bridge/account-view.ts AccountViewCache). */
+export interface SlaveViews {
+  get(tenantId: string, accountId: string): { account: AccountRow; limit: RiskLimitRow | null } | undefined;
+  mark(): number;
+  offer(view: { account: AccountRow; limit: RiskLimitRow | null }, epoch: number): void;
+}
+
 /**
  * resolveSlaveAccount with the slave's risk limit (null when none), as every poll needs both: for a
- * bound key ONE statement; otherwise the account, then its limit. Errors: resolveSlaveAccount's.
+ * bound key from `views` when it holds them, else ONE statement (kept in `views`); otherwise the
+ * account, then its limit. Errors: resolveSlaveAccount's.
  */
-export async function resolveSlaveWithRiskLimit(db: Db, auth: ApiKeyAuth, sel: AccountSelector): Promise<{ slave: AccountRow; limit: RiskLimitRow | null }> {
+export async function resolveSlaveWithRiskLimit(db: Db, auth: ApiKeyAuth, sel: AccountSelector, views?: SlaveViews): Promise<{ slave: AccountRow; limit: RiskLimitRow | null }> {
   if (auth.accountId) {
+    const kept = views?.get(auth.tenantId, auth.accountId);
+    if (kept) return { slave: await checkBound(db, auth, sel, kept.account), limit: kept.limit };
+    const epoch = views?.mark() ?? 0;
     const [found] = await runRaw(db, liveAccountWithLimit, [auth.tenantId, auth.accountId]);
+    if (found) views?.offer(found, epoch);
     return { slave: await checkBound(db, auth, sel, found?.account ?? null), limit: found?.limit ?? null };
   }
   const slave = await resolveSlaveAccount(db, auth, sel);

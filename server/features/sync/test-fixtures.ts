@@ -42,6 +42,7 @@ export function slaveRow(over: Partial<AccountRow> = {}): AccountRow {
     deletedAt: null,
     createdAt: new Date(T0),
     updatedAt: new Date(T0),
+    rowVersion: 0,
     ...over,
   };
 }

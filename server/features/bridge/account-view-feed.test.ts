@@ -1,0 +1,100 @@
+/**
+ * The polls' account view against a real database (account-view.ts, migration 0015): a second poll
+ * of a bound slave reads nothing; a touch of the last heartbeat moves no version; a heartbeat
+ * written here keeps the view; any other change — a risk limit set, changed or removed, the
+ * account's settings, its deletion — is heard through NOTIFY and the next poll reads it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import { accounts, riskLimits } from "../../db/schema.ts";
+import { createTestContext, recordStatements, seedTenantWithSlave, type TestContext } from "../../test-support/context.ts";
+import { databaseKinds } from "../../../e2e/support/databases.ts";
+import { accountViewOf, startAccountViewFeed, type AccountViewFeed } from "./account-view.ts";
+import type { ApiKeyAuth } from "./auth.ts";
+import { recordHeartbeat } from "./heartbeat.ts";
+import { resolveSlaveWithRiskLimit } from "./terminal-account.ts";
+
+describe.each(databaseKinds())("the polls' account view on %s", (kind) => {
+  let t: TestContext;
+  let feed: AccountViewFeed;
+  let auth: ApiKeyAuth;
+  let slaveId: string;
+  let texts: string[] = [];
+
+  beforeAll(async () => {
+    t = await createTestContext(kind);
+    const seeded = await seedTenantWithSlave(t.ctx.db);
+    slaveId = seeded.slaveId;
+    // A SLAVE key bound to the slave (the EAs' keys).
+    auth = { via: "api_key", tenantId: seeded.tenantId, apiKeyId: "k", scope: "SLAVE", accountId: slaveId };
+    feed = await startAccountViewFeed(t.ctx, t.database, () => undefined);
+    for (let i = 0; i < 100 && !accountViewOf(t.ctx).live; i++) await new Promise((r) => setTimeout(r, 50));
+    texts = recordStatements(t.ctx.db);
+  });
+  afterAll(async () => {
+    await feed?.close();
+    await t?.close();
+  });
+
+  const poll = () => resolveSlaveWithRiskLimit(t.ctx.db, auth, {}, accountViewOf(t.ctx));
+  const servedFromView = () => accountViewOf(t.ctx).get(auth.tenantId, slaveId) !== undefined;
+  const version = async () => (await t.ctx.db.select({ v: accounts.rowVersion }).from(accounts).where(eq(accounts.id, slaveId)))[0]?.v;
+
+  it("answers a second poll from memory, without a statement", async () => {
+    expect(accountViewOf(t.ctx).live).toBe(true);
+    await poll();
+    texts.length = 0;
+    const { slave, limit } = await poll();
+    expect(texts).toEqual([]);
+    expect(slave.id).toBe(slaveId);
+    expect(limit).toBeNull();
+  });
+
+  it("keeps serving across a poll's touch of the last heartbeat (no version moves)", async () => {
+    const before = await version();
+    await t.ctx.db.execute(sql`update accounts set last_heartbeat = now() where id = ${slaveId}`);
+    expect(await version()).toBe(before);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(servedFromView()).toBe(true);
+  });
+
+  it("hears a risk limit set, changed and removed: the next poll answers with it", async () => {
+    await poll();
+    const before = await version();
+    await t.ctx.db.insert(riskLimits).values({ tenantId: auth.tenantId, accountId: slaveId, scope: "account", targetId: slaveId, maxDrawdownPct: "5", maxLotSize: "2", maxPositions: 10, maxSpreadPts: 30, maxDeviationPts: 20 });
+    expect(await version()).toBe((before ?? 0) + 1);
+    await expect.poll(servedFromView).toBe(false);
+    expect((await poll()).limit?.maxLotSize).toBe("2");
+    expect(servedFromView()).toBe(true);
+
+    await t.ctx.db.update(riskLimits).set({ maxLotSize: "3" }).where(eq(riskLimits.accountId, slaveId));
+    await expect.poll(servedFromView).toBe(false);
+    expect((await poll()).limit?.maxLotSize).toBe("3");
+
+    await t.ctx.db.delete(riskLimits).where(eq(riskLimits.accountId, slaveId));
+    await expect.poll(servedFromView).toBe(false);
+    expect((await poll()).limit).toBeNull();
+  });
+
+  it("keeps serving after a heartbeat written here, with its figures", async () => {
+    const { slave } = await poll();
+    await recordHeartbeat(t.ctx, slave, { balance: "12345.67", equity: "12000", currency: "USD" });
+    await new Promise((r) => setTimeout(r, 200)); // the heartbeat's own notice has arrived
+    texts.length = 0;
+    const again = await poll();
+    expect(texts).toEqual([]);
+    expect(again.slave.balance).toBe("12345.67");
+    expect(again.slave.rowVersion).toBe(await version());
+  });
+
+  it("hears the account's settings change and its deletion", async () => {
+    await poll();
+    await t.ctx.db.update(accounts).set({ settings: { slippagePts: 7 } }).where(eq(accounts.id, slaveId));
+    await expect.poll(servedFromView).toBe(false);
+    expect((await poll()).slave.settings).toEqual({ slippagePts: 7 });
+
+    await t.ctx.db.update(accounts).set({ deletedAt: new Date() }).where(eq(accounts.id, slaveId));
+    await expect.poll(servedFromView).toBe(false);
+    await expect(poll()).rejects.toMatchObject({ status: 404 });
+  });
+});
