@@ -2,16 +2,17 @@
  * The polls' account view against a real database (account-view.ts, migration 0015): a second poll
  * of a bound slave reads nothing; a touch of the last heartbeat moves no version; a heartbeat
  * written here keeps the view; any other change — a risk limit set, changed or removed, the
- * account's settings, its deletion — is heard through NOTIFY and the next poll reads it.
+ * account's settings, its deletion — is heard through NOTIFY and the next poll reads it; a view
+ * lagging another instance's touches never writes a false "connected".
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eq, sql } from "drizzle-orm";
-import { accounts, riskLimits } from "../../db/schema.ts";
+import { and, eq, like, sql } from "drizzle-orm";
+import { accounts, auditLogs, riskLimits } from "../../db/schema.ts";
 import { createTestContext, recordStatements, seedTenantWithSlave, type TestContext } from "../../test-support/context.ts";
 import { databaseKinds } from "../../../e2e/support/databases.ts";
 import { accountViewOf, startAccountViewFeed, type AccountViewFeed } from "./account-view.ts";
 import type { ApiKeyAuth } from "./auth.ts";
-import { recordHeartbeat } from "./heartbeat.ts";
+import { recordHeartbeat, recordPollSignOfLife } from "./heartbeat.ts";
 import { resolveSlaveWithRiskLimit } from "./terminal-account.ts";
 
 describe.each(databaseKinds())("the polls' account view on %s", (kind) => {
@@ -85,6 +86,19 @@ describe.each(databaseKinds())("the polls' account view on %s", (kind) => {
     expect(texts).toEqual([]);
     expect(again.slave.balance).toBe("12345.67");
     expect(again.slave.rowVersion).toBe(await version());
+  });
+
+  it("writes no 'connected' when only the view thinks the slave was silent (another instance's polls touched it)", async () => {
+    const view = accountViewOf(t.ctx);
+    view.forget(slaveId);
+    await t.ctx.db.execute(sql`update accounts set last_heartbeat = now() - interval '2 minutes' where id = ${slaveId}`);
+    const { slave } = await poll(); // the view now holds a time two minutes old
+    // Another instance's poll touched it 10 s ago: no version moves, so this view was not told.
+    await t.ctx.db.execute(sql`update accounts set last_heartbeat = now() - interval '10 seconds' where id = ${slaveId}`);
+    await recordPollSignOfLife(t.ctx, slave);
+    const connected = await t.ctx.db.select().from(auditLogs).where(and(eq(auditLogs.accountId, slaveId), like(auditLogs.message, "%connected%")));
+    expect(connected).toEqual([]);
+    expect(servedFromView()).toBe(false); // read again by the next poll
   });
 
   it("hears the account's settings change and its deletion", async () => {
