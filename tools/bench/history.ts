@@ -1,17 +1,20 @@
 /**
- * Growth — list and stats reads against a year of history (issue 15 "Growth over time"): one
- * tenant with a master and 10 slaves is measured twice through the real server: first empty
- * (the baseline, same run, same process start), then after `signals` master tickets spread over
- * 365 days were seeded straight into the database with generate_series — each with its OPEN and
- * CLOSE events, one OPEN and one CLOSE execution per slave (reported) and a closed position link
- * per slave; the newest `ACTIVE` tickets are still open. The server is restarted after seeding on
- * both databases (PGlite belongs to one process; on PostgreSQL it keeps the runs alike: the
- * Bridge stats tally starts counting from scratch in a new process).
+ * Growth — list and stats reads against a year of history (issue 15 "Growth over time"): two
+ * tenants, each with a master and 10 slaves, on one database and through the real server. The
+ * baseline (same run, same process start) is a tenant with ONE PAGE of history: 220 tickets, 200
+ * closed and 20 open, so every list's first page is full (a 200-row answer) and its half-way page
+ * holds rows. The year: `signals` master tickets spread over 365 days. Both are seeded straight
+ * into the database with generate_series — each ticket with its OPEN and CLOSE events, one OPEN
+ * and one CLOSE execution per slave (reported) and a closed position link per slave; the newest
+ * `ACTIVE` tickets are still open. The server is restarted after each seeding on both databases
+ * (PGlite belongs to one process; on PostgreSQL it keeps the runs alike: the Bridge stats tally
+ * starts counting from scratch in a new process). Until 2026-11-25 the baseline was an EMPTY
+ * tenant, whose pages were empty: the growth ratio then also counted the cost of a 200-row answer.
  * Each query: the first request after the start is kept apart (a cold cache, the stats tally's
  * one-off count), then 2 warm-up requests, then `requests` timed ones.
  */
 import { performance as perf } from "node:perf_hooks";
-import { encodeListCursor, NEXT_CURSOR_HEADER } from "#contract";
+import { NEXT_CURSOR_HEADER } from "#contract";
 import { createTestDatabase, type DbKind } from "../../e2e/support/databases.ts";
 import { Api } from "../../e2e/support/http.ts";
 import { startServer } from "../../e2e/support/server.ts";
@@ -20,6 +23,8 @@ import { seedHistory, type SeedResult } from "./scale-history-seed.ts";
 
 /** Tickets of the history still open (Live Trades shows them). */
 const ACTIVE = 20;
+/** Tickets of the baseline tenant: a full first page (200) of closed ones, plus the open ones. */
+const ONE_PAGE = 200 + ACTIVE;
 
 export interface QueryTimes {
   /** ms of the first request after the server started. */
@@ -32,8 +37,10 @@ export interface HistoryRun {
   db: DbKind;
   slaves: number;
   seed: SeedResult;
-  /** Query label → times with an empty tenant (baseline) and with the year of history. */
-  empty: Record<string, QueryTimes>;
+  /** The baseline tenant's history (one page). */
+  pageSeed: SeedResult;
+  /** Query label → times with one page of history (baseline) and with the year of history. */
+  page: Record<string, QueryTimes>;
   year: Record<string, QueryTimes>;
 }
 
@@ -80,31 +87,36 @@ const env = (database: { env: Record<string, string | undefined> }) => ({ ...dat
 export async function runHistory(db: DbKind, o: { signals: number; slaves: number; requests: number }): Promise<HistoryRun> {
   const database = await createTestDatabase(db);
   let server = await startServer(env(database));
-  const t = await signUp(server.url);
-  const master = await t.api.post("/api/accounts", { accountNumber: "50001234", alias: "Main", broker: "IC Markets", platform: "MT5", role: "MASTER" });
-  const slaveIds: string[] = [];
-  for (let i = 0; i < o.slaves; i++) {
-    const s = await t.api.post("/api/accounts", { accountNumber: String(7001 + i), alias: `S${i + 1}`, broker: "Pepperstone", platform: "MT4", role: "SLAVE" });
-    slaveIds.push(s.body.id as string);
-  }
-  // The empty tenant: a "before" cursor of now (its page is empty) stands for the deep page.
-  const nowCursor = encodeListCursor({ createdAt: `${new Date().toISOString().slice(0, 23)}000Z`, id: "ffffffff-ffff-4fff-bfff-ffffffffffff" });
-  // Restarted as after the seeding, so the empty tenant's "first request" is one after a start too.
-  await server.stop();
-  server = await startServer(env(database));
-  const emptyApi = await signIn(server.url, t.email, t.password);
-  const empty = await measure(emptyApi, queries(slaveIds[0]!, nowCursor, nowCursor), o.requests);
+  const tenantWith = async (url: string) => {
+    const t = await signUp(url);
+    const master = await t.api.post("/api/accounts", { accountNumber: "50001234", alias: "Main", broker: "IC Markets", platform: "MT5", role: "MASTER" });
+    const slaveIds: string[] = [];
+    for (let i = 0; i < o.slaves; i++) {
+      const s = await t.api.post("/api/accounts", { accountNumber: String(7001 + i), alias: `S${i + 1}`, broker: "Pepperstone", platform: "MT4", role: "SLAVE" });
+      slaveIds.push(s.body.id as string);
+    }
+    return { t, masterId: master.body.id as string, slaveIds };
+  };
+  const small = await tenantWith(server.url);
+  const big = await tenantWith(server.url);
   await server.stop();
 
-  const seed = await seedHistory(database.options, { tenantId: t.login.tenant.id, masterId: master.body.id as string, slaveIds, signals: o.signals, active: ACTIVE });
+  // The baseline: one page of history, measured after a restart as the year is.
+  const pageSeed = await seedHistory(database.options, { tenantId: small.t.login.tenant.id, masterId: small.masterId, slaveIds: small.slaveIds, signals: ONE_PAGE, active: ACTIVE });
   server = await startServer(env(database));
-  const api = await signIn(server.url, t.email, t.password);
+  const pageApi = await signIn(server.url, small.t.email, small.t.password);
+  const page = await measure(pageApi, queries(small.slaveIds[0]!, pageSeed.midSignalCursor, pageSeed.midExecutionCursor), o.requests);
+  await server.stop();
+
+  const seed = await seedHistory(database.options, { tenantId: big.t.login.tenant.id, masterId: big.masterId, slaveIds: big.slaveIds, signals: o.signals, active: ACTIVE });
+  server = await startServer(env(database));
+  const api = await signIn(server.url, big.t.email, big.t.password);
   const firstPage = await api.get("/api/executions?limit=200");
   if (!firstPage.headers.get(NEXT_CURSOR_HEADER)) throw new Error("a full executions page answered no next cursor");
-  const year = await measure(api, queries(slaveIds[0]!, seed.midSignalCursor, seed.midExecutionCursor), o.requests);
+  const year = await measure(api, queries(big.slaveIds[0]!, seed.midSignalCursor, seed.midExecutionCursor), o.requests);
   await server.stop();
   await database.drop();
-  return { db, slaves: o.slaves, seed, empty, year };
+  return { db, slaves: o.slaves, seed, pageSeed, page, year };
 }
 
 async function signIn(url: string, email: string, password: string): Promise<Api> {

@@ -151,9 +151,12 @@ async function analyticsBench(): Promise<string> {
   return `${machine}\n\n${table}`;
 }
 
-/** Replaces (or appends) section `name` of docs/benchmarks.md, unless --no-write or --quick. */
+/** Replaces (or appends) section `name` of docs/benchmarks.md, unless --no-write or --quick (then prints the scale sections, which print nothing else). */
 function writeSection(name: string, content: string): void {
-  if (values["no-write"] || values.quick) return;
+  if (values["no-write"] || values.quick) {
+    if (name in scaleSections) console.info(`\n${content}`);
+    return;
+  }
   const file = new URL("../../docs/benchmarks.md", import.meta.url);
   writeFileSync(file, replaceSection(readFileSync(file, "utf8"), name, content));
   console.info(`docs/benchmarks.md: section ${name} updated`);
