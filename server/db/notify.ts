@@ -47,6 +47,28 @@ interface Subscription {
   everLive: boolean;
 }
 
+/** An in-memory view that may be served only while its change notices are heard. */
+export interface NoticedCache {
+  /** Empties the view; false = bypass it until reset(true). */
+  reset(serving: boolean): void;
+}
+
+/**
+ * Feeds `cache` from `channel` over `listener`: each payload to `onNotice`; the view starts empty
+ * and serving once the LISTEN is in place, and is emptied and bypassed whenever the connection is
+ * lost (a notice sent while it is down is lost with it) — `lost` is told why.
+ */
+export function feedWhileListening(listener: Listener, channel: string, cache: NoticedCache, onNotice: (payload: string) => void, lost: (err: Error) => void): Listening {
+  return listener.subscribe(channel, {
+    onNotification: onNotice,
+    onConnected: () => cache.reset(true),
+    onDisconnected: (err) => {
+      lost(err);
+      cache.reset(false);
+    },
+  });
+}
+
 /**
  * ONE dedicated connection listening on any number of channels (an instance keeps one such
  * connection for every feed it needs: cross-instance events, API key changes). Channels may be

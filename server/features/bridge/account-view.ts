@@ -19,7 +19,7 @@
  */
 import type { PGlite } from "@electric-sql/pglite";
 import type { Database } from "../../db/client.ts";
-import { sharedListener } from "../../db/notify.ts";
+import { feedWhileListening, sharedListener } from "../../db/notify.ts";
 import type { AppContext } from "../../http/context.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
 import type { RiskLimitRow } from "./terminal-account.ts";
@@ -197,15 +197,9 @@ export async function startAccountViewFeed(ctx: AppContext, database: Database, 
   if (driver.kind === "pglite") return listenEmbedded(driver.client, view, keyCacheOf(ctx));
   const url = ctx.config.databaseUrl;
   if (!url) return { close: async () => undefined };
-  const listening = sharedListener(ctx, { url }).subscribe(ACCOUNT_CHANNEL, {
-    onNotification: (payload) => view.notice(payload),
-    // Whatever changed while not listening was not heard: start from an empty view.
-    onConnected: () => view.reset(true),
-    onDisconnected: (err) => {
-      log("account change feed lost; polls read their account from the database until it is back", err);
-      view.reset(false);
-    },
-  });
+  const listening = feedWhileListening(sharedListener(ctx, { url }), ACCOUNT_CHANNEL, view, (payload) => view.notice(payload), (err) =>
+    log("account change feed lost; polls read their account from the database until it is back", err),
+  );
   return { close: () => listening.close() };
 }
 

@@ -18,7 +18,7 @@
  * Since every change is heard, the TTL is only a safety net: 5 minutes (at 30 s, slaves polling
  * every 25 s read and decrypted their key on every other poll).
  */
-import { sharedListener, type Listening } from "../../db/notify.ts";
+import { feedWhileListening, sharedListener, type Listening } from "../../db/notify.ts";
 import type { AppContext } from "../../http/context.ts";
 import type { ApiKeyRow } from "../api-keys/mappers.ts";
 
@@ -116,15 +116,9 @@ export function startKeyInvalidation(ctx: AppContext, log: (msg: string, err?: u
   if (ctx.dbKind !== "postgres" || !url) return null;
   const cache = keyCacheOf(ctx);
   // Over the instance's one LISTEN connection, shared with the cluster feed (realtime/cluster.ts).
-  return sharedListener(ctx, { url }).subscribe(API_KEY_CHANNEL, {
-    onNotification: (keyId) => cache.invalidate(keyId),
-    // Whatever changed while not listening was not heard: start from an empty cache.
-    onConnected: () => cache.reset(true),
-    onDisconnected: (err) => {
-      log("API key change feed lost; keys are read from the database until it is back", err);
-      cache.reset(false);
-    },
-  });
+  return feedWhileListening(sharedListener(ctx, { url }), API_KEY_CHANNEL, cache, (keyId) => cache.invalidate(keyId), (err) =>
+    log("API key change feed lost; keys are read from the database until it is back", err),
+  );
 }
 
 /** Drops `keyIds` from this instance's cache (after the change committed). */
