@@ -2,8 +2,9 @@
  * Periodic background jobs with database-backed leases (job_leases): a job runs in one instance
  * at a time — whichever holds its lease — so several servers on one PostgreSQL do not duplicate
  * work. A job never overlaps itself; a failure is logged and the job runs again next period.
- * A lease lasts three periods (at least 15 s) and is renewed once half of it has passed; an instance that stops gives its leases back:
- * otherwise the next instance would wait out up to three hours before the hourly retention runs.
+ * A lease lasts three periods (at least 15 s) and is renewed once half of it has passed. An
+ * instance that stops gives its leases back: otherwise the next instance would wait out up to
+ * three hours before the hourly retention runs.
  */
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";

@@ -59,16 +59,19 @@ const touchLastUsed = rawStatement(
  */
 class LastUsedTracker {
   private readonly written = new Map<string, number>();
-  private writer: TickBatcher<LastUse, null> | null = null;
-  touch(ctx: AppContext, key: VerifiedRequest["key"], log: FastifyRequest["log"]): void {
+  private readonly writer: TickBatcher<LastUse, null>;
+  constructor(ctx: AppContext) {
+    const write = async (items: LastUse[]) => {
+      await runRaw(ctx.relaxedDb, touchLastUsed, [items.map((i) => i.tenantId), items.map((i) => i.id), items.map((i) => i.at.toISOString())]);
+      return items.map(() => null);
+    };
+    this.writer = new TickBatcher(write, 1_000, LAST_USED_WRITE_BEHIND_MS);
+  }
+  touch(key: VerifiedRequest["key"], log: FastifyRequest["log"]): void {
     const now = Date.now();
     const last = this.written.get(key.id) ?? key.lastUsedAt?.getTime() ?? 0;
     if (now - last < LAST_USED_EVERY_MS) return;
     this.written.set(key.id, now);
-    this.writer ??= new TickBatcher(async (items: LastUse[]) => {
-      await runRaw(ctx.relaxedDb, touchLastUsed, [items.map((i) => i.tenantId), items.map((i) => i.id), items.map((i) => i.at.toISOString())]);
-      return items.map(() => null);
-    }, 1_000, LAST_USED_WRITE_BEHIND_MS);
     this.writer.add({ tenantId: key.tenantId, id: key.id, at: new Date(now) }).catch((err: unknown) => log.warn({ err }, "lastUsedAt update failed"));
   }
 }
@@ -79,7 +82,7 @@ function toAuth(v: VerifiedRequest): ApiKeyAuth {
 
 /** Installs the bridge hooks on a scope whose routes declare `config.bridge`. */
 export function installBridgeAuth(app: FastifyInstance, ctx: AppContext): void {
-  const lastUsed = new LastUsedTracker();
+  const lastUsed = new LastUsedTracker(ctx);
   app.decorateRequest("verifiedKey", null);
   // Cached keys are served only while every key change of any instance is heard (key-cache.ts).
   const keyFeed = startKeyInvalidation(ctx, (msg, err) => app.log.warn({ err }, msg));
@@ -99,13 +102,13 @@ export function installBridgeAuth(app: FastifyInstance, ctx: AppContext): void {
     const verified = request.verifiedKey;
     if (!cfg || !verified) return;
     if (cfg.replay === "cache") await rejectReplay(ctx.relaxedDb, verified.key.id, verified.signature, verified.ts, ctx.config.bridgeTsToleranceS);
-    lastUsed.touch(ctx, verified.key, request.log);
+    lastUsed.touch(verified.key, request.log);
   });
 }
 
 /** For the /api guard: a signed GET with a DASHBOARD key (replay-checked). */
 export function dashboardKeyVerifier(ctx: AppContext) {
-  const lastUsed = new LastUsedTracker();
+  const lastUsed = new LastUsedTracker(ctx);
   return async (request: FastifyRequest): Promise<RequestAuth> => {
     // Decided before the signature: on /api only signed GETs exist (the body of another method is
     // not read yet at this point, so its signature could not even be checked).
@@ -117,7 +120,7 @@ export function dashboardKeyVerifier(ctx: AppContext) {
       throw new AppError("forbidden_scope", "Only DASHBOARD keys may read the dashboard API, and only with GET");
     }
     await rejectReplay(ctx.relaxedDb, verified.key.id, verified.signature, verified.ts, ctx.config.bridgeTsToleranceS);
-    lastUsed.touch(ctx, verified.key, request.log);
+    lastUsed.touch(verified.key, request.log);
     return toAuth(verified);
   };
 }
