@@ -57,8 +57,8 @@ export class JobRunner {
     const tick = () => {
       if (running || this.stopped) return;
       running = true;
-      const held = Date.now() < renewAfter;
       const asked = Date.now();
+      const held = asked < renewAfter;
       const p = (held ? Promise.resolve(true) : this.acquire(job.name, leaseMs))
         .then((mine) => {
           if (!held) renewAfter = mine ? asked + leaseMs / 2 : 0;

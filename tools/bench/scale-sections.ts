@@ -153,12 +153,13 @@ async function historySection({ quick, dbs }: ScaleOptions): Promise<string> {
     }),
   );
   const s = runs[0]?.seed;
+  const page = runs[0]?.pageSeed;
   const seeded = runs.map((r) => `${r.db} ${r.seed.seedSeconds.toFixed(0)} s`).join(", ");
   const lines = [
     machineLine(),
     "",
     s
-      ? `History of one tenant over 365 days: ${s.signals.toLocaleString("en-US")} signals, ${s.events.toLocaleString("en-US")} events, ${s.executions.toLocaleString("en-US")} executions and ${s.positionLinks.toLocaleString("en-US")} position links over ${size.slaves} slaves (seeded in ${seeded}). Baseline: a tenant of the same database with one page of history (${r0page(runs)}), same run (until 2026-11-25: an empty tenant, whose pages were empty).`
+      ? `History of one tenant over 365 days: ${s.signals.toLocaleString("en-US")} signals, ${s.events.toLocaleString("en-US")} events, ${s.executions.toLocaleString("en-US")} executions and ${s.positionLinks.toLocaleString("en-US")} position links over ${size.slaves} slaves (seeded in ${seeded}). Baseline: a tenant of the same database with one page of history (${page?.signals.toLocaleString("en-US")} signals, ${page?.executions.toLocaleString("en-US")} executions), same run (until 2026-11-25: an empty tenant, whose pages were empty).`
       : "No database in this run.",
     "",
     "| Database | Query | Requests | one page p50 ms (baseline) | one page p99 ms (baseline) | year p50 ms | year p99 ms | p50 ÷ one page | p99 ÷ one page | one page: first request ms | year: first request ms |",
@@ -168,12 +169,6 @@ async function historySection({ quick, dbs }: ScaleOptions): Promise<string> {
     verdictLine("Growth (p99 with a year of history ≤ 2 × one-page p99 + 10 ms)", checks),
   ];
   return lines.join("\n") + quickNote(quick);
-}
-
-/** What the baseline tenant holds, e.g. "220 signals, 4,400 executions". */
-function r0page(runs: HistoryRun[]): string {
-  const p = runs[0]?.pageSeed;
-  return p ? `${p.signals.toLocaleString("en-US")} signals, ${p.executions.toLocaleString("en-US")} executions` : "none";
 }
 
 /** Section key (the docs/benchmarks.md marker) → its benchmark. */

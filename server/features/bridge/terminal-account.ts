@@ -14,6 +14,7 @@ import { ofTenant } from "../../db/scope.ts";
 import { AppError, invalidField, notFound } from "../../http/errors.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
 import { findMaster, liveAccount } from "../accounts/queries.ts";
+import type { AccountViewCache } from "./account-view.ts";
 import type { ApiKeyAuth } from "./auth.ts";
 
 export interface AccountSelector {
@@ -97,19 +98,12 @@ const liveAccountWithLimit = rawStatement(
 /** A risk limit row (as risk/queries.ts findRiskLimit). */
 export type RiskLimitRow = typeof riskLimits.$inferSelect;
 
-/** Where a poll may find its slave without a statement (bridge/account-view.ts AccountViewCache). */
-export interface SlaveViews {
-  get(tenantId: string, accountId: string): { account: AccountRow; limit: RiskLimitRow | null } | undefined;
-  mark(): number;
-  offer(view: { account: AccountRow; limit: RiskLimitRow | null }, epoch: number): void;
-}
-
 /**
  * resolveSlaveAccount with the slave's risk limit (null when none), as every poll needs both: for a
  * bound key from `views` when it holds them, else ONE statement (kept in `views`); otherwise the
  * account, then its limit. Errors: resolveSlaveAccount's.
  */
-export async function resolveSlaveWithRiskLimit(db: Db, auth: ApiKeyAuth, sel: AccountSelector, views?: SlaveViews): Promise<{ slave: AccountRow; limit: RiskLimitRow | null }> {
+export async function resolveSlaveWithRiskLimit(db: Db, auth: ApiKeyAuth, sel: AccountSelector, views?: AccountViewCache): Promise<{ slave: AccountRow; limit: RiskLimitRow | null }> {
   if (auth.accountId) {
     const kept = views?.get(auth.tenantId, auth.accountId);
     if (kept) return { slave: await checkBound(db, auth, sel, kept.account), limit: kept.limit };
