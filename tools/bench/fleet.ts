@@ -1,7 +1,8 @@
 /**
  * N slave clients behaving as EAs do: each keeps one long-poll parked (`waitMs`, 25 s by default),
- * and for every order it receives it polls again and reports the order (`filled` / `closed` /
- * `modified`). A 503 is honoured as an EA honours it — the same request again after its
+ * reports every order it receives (`filled` / `closed` / `modified`), one after another, and then
+ * polls again — as the shipped EAs do (SlaveCore.mqh: Poll → Handle → SendReport for each order,
+ * synchronous WebRequest calls, before the next Poll). A 503 is honoured as an EA honours it — the same request again after its
  * Retry-After — and counted. Optionally a `gate` holds a slave's re-poll and report until a
  * promise settles (the latency pattern of copy-latency.ts: every slave first receives the event).
  */
@@ -85,8 +86,11 @@ export class SlaveFleet {
           fresh.push(o);
         }
         for (const o of fresh) this.opts.onOrder(o, index, at);
-        for (const o of fresh) this.track(this.report(client, index, o));
-        if (this.opts.gate) await Promise.all(fresh.map((o) => this.opts.gate!(o)));
+        for (const o of fresh) {
+          const reported = this.report(client, index, o);
+          this.track(reported);
+          await reported;
+        }
       } catch (err) {
         if (!this.running) return;
         this.note(err instanceof BridgeHttpError ? err.status : 0);
@@ -100,10 +104,9 @@ export class SlaveFleet {
     void p.finally(() => this.reports.delete(p));
   }
 
-  /** Reports `o` after the gate (and one turn, so the re-poll goes first, as an EA's does); retries a 503. */
+  /** Reports `o` after the gate; retries a 503. */
   private async report(client: BridgeClient, index: number, o: SlaveOrder): Promise<void> {
     if (this.opts.gate) await this.opts.gate(o);
-    await new Promise((r) => setImmediate(r));
     const body = { orderId: o.orderId, status: STATUS_OF[o.action] ?? "filled", slaveTicket: `${index + 1}${o.masterTicket ?? "0"}`, fillPrice: o.price ?? "1", volume: o.volume ?? "0.01", point: "0.00001" };
     for (let attempt = 0; attempt < 10 && this.running; attempt++) {
       try {

@@ -1,6 +1,6 @@
 /**
  * The polls' account view against a real database (account-view.ts, migration 0015): a second poll
- * of a bound slave reads nothing; a touch of the last heartbeat moves no version; a heartbeat
+ * of a bound slave reads nothing, nor does a report's look-up of its slave; a touch of the last heartbeat moves no version; a heartbeat
  * written here keeps the view; any other change — a risk limit set, changed or removed, the
  * account's settings, its deletion — is heard through NOTIFY and the next poll reads it; a view
  * lagging another instance's touches never writes a false "connected".
@@ -13,7 +13,7 @@ import { databaseKinds } from "../../../e2e/support/databases.ts";
 import { accountViewOf, startAccountViewFeed, type AccountViewFeed } from "./account-view.ts";
 import type { ApiKeyAuth } from "./auth.ts";
 import { recordHeartbeat, recordPollSignOfLife } from "./heartbeat.ts";
-import { resolveSlaveWithRiskLimit } from "./terminal-account.ts";
+import { resolveSlaveAccount, resolveSlaveWithRiskLimit } from "./terminal-account.ts";
 
 describe.each(databaseKinds())("the polls' account view on %s", (kind) => {
   let t: TestContext;
@@ -49,6 +49,20 @@ describe.each(databaseKinds())("the polls' account view on %s", (kind) => {
     expect(texts).toEqual([]);
     expect(slave.id).toBe(slaveId);
     expect(limit).toBeNull();
+  });
+
+  it("gives a report its slave from the same view, without a statement, and hears a change for it", async () => {
+    await poll();
+    texts.length = 0;
+    expect((await resolveSlaveAccount(t.ctx.db, auth, {}, accountViewOf(t.ctx))).id).toBe(slaveId);
+    expect(texts).toEqual([]);
+    await t.ctx.db.update(accounts).set({ alias: "renamed" }).where(eq(accounts.id, slaveId));
+    await expect.poll(servedFromView).toBe(false);
+    expect((await resolveSlaveAccount(t.ctx.db, auth, {}, accountViewOf(t.ctx))).alias).toBe("renamed");
+    // Read with its risk limit and kept: the next poll reads nothing either.
+    texts.length = 0;
+    await poll();
+    expect(texts).toEqual([]);
   });
 
   it("keeps serving across a poll's touch of the last heartbeat (no version moves)", async () => {

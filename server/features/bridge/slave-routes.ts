@@ -98,7 +98,8 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
   api.post("/slave/execution/report", { schema: { description: "Reports the outcome of one order (filled, partial, rejected …); idempotent by outcome.", tags: ["Bridge: slave"], body: executionReportSchema }, config: reportRoute }, async (request) => {
     const receivedAtMs = Date.now();
     const auth = apiKeyAuthOf(request);
-    const slave = await resolveSlaveAccount(ctx.db, auth, request.body);
+    // From the poll's in-memory view of the slave (account-view.ts): a report needs no read either.
+    const slave = await resolveSlaveAccount(ctx.db, auth, request.body, accountViewOf(ctx));
     const clockOffsetMs = clockOffsets.observe(slave.id, request.body.sentAtMs, receivedAtMs);
     const { body, effects } = await applyReport(ctx, slave, request.body, { signature: request.verifiedKey?.signature ?? null, clockOffsetMs });
     publishEffects(ctx, auth.tenantId, effects);

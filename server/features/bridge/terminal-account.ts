@@ -132,9 +132,12 @@ async function assertSelectorAgrees(db: Db, tenantId: string, sel: AccountSelect
 /**
  * The slave account a SLAVE key acts for. Errors: 400 no selector on an unbound key or a
  * selector naming two accounts; 403 a bound key naming another account; 404 unknown account.
+ * `views`: a bound key's account from memory when the view holds it (else read with its risk
+ * limit and kept there, as the poll does: resolveSlaveWithRiskLimit).
  */
-export async function resolveSlaveAccount(db: Db, auth: ApiKeyAuth, sel: AccountSelector): Promise<AccountRow> {
-  // The common case (every poll and report of a bound key): a fixed statement, no query building.
+export async function resolveSlaveAccount(db: Db, auth: ApiKeyAuth, sel: AccountSelector, views?: AccountViewCache): Promise<AccountRow> {
+  if (auth.accountId && views) return (await resolveSlaveWithRiskLimit(db, auth, sel, views)).slave;
+  // The common case (every report of a bound key): a fixed statement, no query building.
   if (auth.accountId) return checkBound(db, auth, sel, await findLiveAccount(db, auth.tenantId, auth.accountId));
   if (!sel.accountId && !sel.accountNumber) {
     throw invalidField("accountId", "accountId or accountNumber is required for a SLAVE key that is not bound to an account");

@@ -61,7 +61,8 @@ export class OrderDelivery {
    * none (slave-delivery.ts claimDeliverable). A poll of a marked account parks without asking
    * the database, and the parked polls' probe skips it: an idle slave polling every 20 s costs no
    * statement. A mark is set only when nothing touched the account since the claim began (its
-   * token), and dropped by every hand-out of new orders to the account (handOut), orders another
+   * token), and dropped by every hand-out of new orders to the account (handOut: the account's
+   * orders are then `tracked`, and it is idle again once they all settled), orders another
    * instance announced for its tenant (dropTenantIdle), lost notifications (wakeAll) and the
    * periodic sweep that re-reads every mark (sweepIdleMarks, every `idleSweepMs`: the safety net
    * for an order committed but never offered here). Trusted only while `trustIdle`.
@@ -71,6 +72,15 @@ export class OrderDelivery {
   idleSweepMs = DEFAULT_IDLE_SWEEP_MS;
   /** Marked account id → its tenant id. */
   private readonly idle = new Map<string, string>();
+  /**
+   * Accounts whose pending orders are all known here: an idle account handed orders (give) keeps
+   * their ids instead of losing its mark, and becomes idle again once every one of them has left
+   * `pending` (settle: a report, an expiry, a cancellation published after its commit) — so the
+   * poll that follows a slave's report parks without a claim. Dropped with the marks (dropIdle,
+   * dropTenantIdle, dropAllIdle). An order left out (a path that changes it without publishing)
+   * only keeps the account out of idle: a claim, never a missed order.
+   */
+  private readonly tracked = new Map<string, { tenantId: string; orders: Set<string> }>();
   /** Invalidation counter: a mark is refused when its account, tenant or everything was invalidated after its token. */
   private seq = 0;
   private allSeq = 0;
@@ -94,6 +104,7 @@ export class OrderDelivery {
   noteIdle(tenantId: string, accountId: string, token: number): void {
     if (!this.trustIdle || this.allSeq > token || (this.tenantSeq.get(tenantId) ?? 0) > token || (this.accountSeq.get(accountId) ?? 0) > token) return;
     this.idle.set(accountId, tenantId);
+    this.tracked.delete(accountId);
   }
 
   /** Whether `accountId` is known to have no pending order (its poll need not claim). */
@@ -109,6 +120,7 @@ export class OrderDelivery {
   /** Drops the mark of `accountId` (it has, or may have, a pending order); `wake`: its parked polls re-check now. */
   dropIdle(accountId: string, wake = false): void {
     this.idle.delete(accountId);
+    this.tracked.delete(accountId);
     this.accountSeq.set(accountId, ++this.seq);
     if (wake) for (const w of [...(this.waiters.get(accountId) ?? [])]) w.wake?.();
   }
@@ -116,12 +128,14 @@ export class OrderDelivery {
   /** Drops the marks of every account of `tenantId` (another instance announced orders of it). */
   dropTenantIdle(tenantId: string): void {
     for (const [accountId, t] of this.idle) if (t === tenantId) this.idle.delete(accountId);
+    for (const [accountId, t] of this.tracked) if (t.tenantId === tenantId) this.tracked.delete(accountId);
     this.tenantSeq.set(tenantId, ++this.seq);
   }
 
   /** Drops every mark. */
   dropAllIdle(): void {
     this.idle.clear();
+    this.tracked.clear();
     this.allSeq = ++this.seq;
   }
 
@@ -173,7 +187,14 @@ export class OrderDelivery {
    * offers, a database claim (remote-orders.ts) has recorded them already.
    */
   give(accountId: string, orders: SlaveOrder[]): boolean {
+    // An idle (or tracked) account keeps knowing its pending orders: these join them.
+    const tenantId = this.trustIdle ? (this.idle.get(accountId) ?? this.tracked.get(accountId)?.tenantId) : undefined;
+    const known = this.tracked.get(accountId)?.orders ?? new Set<string>();
     this.dropIdle(accountId);
+    if (tenantId !== undefined) {
+      for (const o of orders) known.add(o.orderId);
+      this.tracked.set(accountId, { tenantId, orders: known });
+    }
     const streams = this.streams.get(accountId);
     if (streams && streams.size > 0) {
       for (const s of streams) s.send(orders);
@@ -186,6 +207,19 @@ export class OrderDelivery {
       if (waiter?.resolve(orders)) return true;
     }
     return false;
+  }
+
+  /**
+   * Orders of `accountId` that left `pending` (their change committed): a tracked account whose
+   * known orders have all left it is idle again (see `tracked`). Others are unaffected.
+   */
+  settle(accountId: string, orderIds: readonly string[]): void {
+    const t = this.tracked.get(accountId);
+    if (!t) return;
+    for (const id of orderIds) t.orders.delete(id);
+    if (t.orders.size > 0 || !this.trustIdle) return;
+    this.tracked.delete(accountId);
+    this.idle.set(accountId, t.tenantId);
   }
 
   /** Resolves once every hand-out to `accountId` made so far is recorded (never rejects). */
