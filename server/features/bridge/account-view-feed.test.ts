@@ -1,7 +1,7 @@
 /**
  * The polls' account view against a real database (account-view.ts, migration 0015): a second poll
- * of a bound slave reads nothing, nor does a report's look-up of its slave; a touch of the last heartbeat moves no version; a heartbeat
- * written here keeps the view; any other change — a risk limit set, changed or removed, the
+ * of a bound slave reads nothing, nor does a report's look-up of its slave; a touch of the last
+ * heartbeat moves no version; a heartbeat written here keeps the view; any other change — a risk limit set, changed or removed, the
  * account's settings, its deletion — is heard through NOTIFY and the next poll reads it; a view
  * lagging another instance's touches never writes a false "connected".
  */
