@@ -178,7 +178,7 @@ describe.each(databaseKinds())("an idle slave's polls on %s", (kind) => {
     expect((await parked).map((o) => o.orderId)).toEqual([row.id]);
     const account = (await findLiveAccount(t.ctx.db, tenantId, slaveId))!;
     // As the EA does: the report first, then the next poll (SlaveCore.mqh Poll → Handle → SendReport).
-    const { effects } = await applyReport(t.ctx, account, { orderId: row.id, status: "closed" } as Parameters<typeof applyReport>[2], { signature: null });
+    const { effects } = await applyReport(t.ctx, account, { orderId: row.id, status: "closed" }, { signature: null });
     publishEffects(t.ctx, tenantId, effects);
     await t.ctx.delivery.recorded(slaveId);
     texts.length = 0;
@@ -195,7 +195,7 @@ describe.each(databaseKinds())("an idle slave's polls on %s", (kind) => {
     publishEffects(t.ctx, tenantId, { ...emptyEffects(), orders: [first, second] });
     expect(await parked).toHaveLength(2);
     const account = (await findLiveAccount(t.ctx.db, tenantId, slaveId))!;
-    const { effects } = await applyReport(t.ctx, account, { orderId: first.id, status: "closed" } as Parameters<typeof applyReport>[2], { signature: null });
+    const { effects } = await applyReport(t.ctx, account, { orderId: first.id, status: "closed" }, { signature: null });
     publishEffects(t.ctx, tenantId, effects);
     await t.ctx.delivery.recorded(slaveId);
     texts.length = 0;
