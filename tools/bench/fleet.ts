@@ -2,8 +2,8 @@
  * N slave clients behaving as EAs do: each keeps one long-poll parked (`waitMs`, 25 s by default),
  * reports every order it receives (`filled` / `closed` / `modified`), one after another, and then
  * polls again — as the shipped EAs do (SlaveCore.mqh: Poll → Handle → SendReport for each order,
- * synchronous WebRequest calls, before the next Poll). A 503 is honoured as an EA honours it — the same request again after its
- * Retry-After — and counted. Optionally a `gate` holds a slave's re-poll and report until a
+ * synchronous WebRequest calls, before the next Poll). A 503 is honoured as an EA honours it —
+ * the same request again after its Retry-After — and counted. Optionally a `gate` holds a slave's re-poll and report until a
  * promise settles (the latency pattern of copy-latency.ts: every slave first receives the event).
  */
 import { performance } from "node:perf_hooks";

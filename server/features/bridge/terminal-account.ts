@@ -137,7 +137,7 @@ async function assertSelectorAgrees(db: Db, tenantId: string, sel: AccountSelect
  */
 export async function resolveSlaveAccount(db: Db, auth: ApiKeyAuth, sel: AccountSelector, views?: AccountViewCache): Promise<AccountRow> {
   if (auth.accountId && views) return (await resolveSlaveWithRiskLimit(db, auth, sel, views)).slave;
-  // The common case (every report of a bound key): a fixed statement, no query building.
+  // A bound key without the view (heartbeats, symbols, snapshots): a fixed statement, no query building.
   if (auth.accountId) return checkBound(db, auth, sel, await findLiveAccount(db, auth.tenantId, auth.accountId));
   if (!sel.accountId && !sel.accountNumber) {
     throw invalidField("accountId", "accountId or accountNumber is required for a SLAVE key that is not bound to an account");

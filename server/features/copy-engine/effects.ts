@@ -44,7 +44,7 @@ export function publishEffects(ctx: AppContext, tenantId: string, e: CopyEffects
   // With the tenant, orders nobody waits for here are announced to the other instances (realtime/cluster.ts).
   if (bySlave.size > 0) ctx.delivery.handOut(bySlave, handOutRecorder(ctx.relaxedDb, tenantId), tenantId);
   // Orders that left `pending` (reported, expired, cancelled): a slave with none left is idle again.
-  for (const x of e.executions) if (x.status !== "pending") ctx.delivery.settle(x.slaveAccountId, [x.id]);
+  for (const x of e.executions) if (x.status !== "pending") ctx.delivery.settle(x.slaveAccountId, x.id);
 
   for (const s of e.newSignals) ctx.hub.publish(tenantId, { type: "new_signal", data: toSignal(s) });
   for (const s of e.updatedSignals) ctx.hub.publish(tenantId, { type: "signal_updated", data: toSignal(s) });

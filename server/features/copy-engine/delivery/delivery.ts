@@ -210,13 +210,13 @@ export class OrderDelivery {
   }
 
   /**
-   * Orders of `accountId` that left `pending` (their change committed): a tracked account whose
-   * known orders have all left it is idle again (see `tracked`). Others are unaffected.
+   * An order of `accountId` left `pending` (its change committed): a tracked account whose known
+   * orders have all left it is idle again (see `tracked`). Others are unaffected.
    */
-  settle(accountId: string, orderIds: readonly string[]): void {
+  settle(accountId: string, orderId: string): void {
     const t = this.tracked.get(accountId);
     if (!t) return;
-    for (const id of orderIds) t.orders.delete(id);
+    t.orders.delete(orderId);
     if (t.orders.size > 0 || !this.trustIdle) return;
     this.tracked.delete(accountId);
     this.idle.set(accountId, t.tenantId);

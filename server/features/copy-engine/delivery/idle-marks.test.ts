@@ -74,9 +74,9 @@ describe("tracked orders of an idle slave", () => {
   const run = (d: OrderDelivery, step: Step): void => {
     if (step === "give o1") d.give("a", [order("o1")]);
     else if (step === "give o2") d.give("a", [order("o2")]);
-    else if (step === "settle o1") d.settle("a", ["o1"]);
-    else if (step === "settle o2") d.settle("a", ["o2"]);
-    else if (step === "settle x") d.settle("a", ["x"]);
+    else if (step === "settle o1") d.settle("a", "o1");
+    else if (step === "settle o2") d.settle("a", "o2");
+    else if (step === "settle x") d.settle("a", "x");
     else if (step === "noteIdle") d.noteIdle("t1", "a", d.idleToken());
     else if (step === "dropTenant") d.dropTenantIdle("t1");
     else if (step === "dropTenantOther") d.dropTenantIdle("t2");
@@ -112,9 +112,8 @@ describe("tracked orders of an idle slave", () => {
     const d = new OrderDelivery({ trustIdle: true });
     d.noteIdle("t1", "a", d.idleToken());
     expect(d.give("a", [order("o1")])).toBe(false);
-    d.settle("a", []);
     expect(d.isIdle("a")).toBe(false);
-    d.settle("a", ["o1"]);
+    d.settle("a", "o1");
     expect(d.isIdle("a")).toBe(true);
   });
 });
