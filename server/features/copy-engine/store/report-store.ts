@@ -19,13 +19,27 @@ const OPENING = ["OPEN", "PENDING_OPEN"];
 
 const execRow = tableRow(executions);
 
+/**
+ * The tenant filter of a statement that finds its executions by id: `(e.tenant_id = $1) is true`
+ * scopes exactly as `e.tenant_id = $1` (the column is not null) but is no index condition, so the
+ * planner reaches the rows through the primary key. With the plain form, planner statistics older
+ * than the tenant's history (a fresh database; PGlite between its hourly `analyze`; PostgreSQL with
+ * autovacuum off) made it read EVERY execution of the tenant through its (tenant_id, …) indexes on
+ * each batch: 24,000 rows per report batch after a few minutes of the cost benchmark, a cost that
+ * grew with the history. A statement joining a JSON record set (estimated at 100 rows) also names
+ * its ids as an array (`e.id = any(…)`, estimated exactly), or the planner prefers a sequential
+ * scan of a table of a few thousand rows to 100 key look-ups. Checked by
+ * report-plans-postgres.test.ts.
+ */
+const TENANT_OFF_INDEX = (alias: string): string => `(${alias}.tenant_id = $1) is true`;
+
 // Hot path (one batch of reports per transaction, report-batcher.ts): fixed statements, each
 // covering every report of the batch; no query building per call.
 const ordersForReport = rawStatement(
   "report_load_orders",
   `select ${tableColumns(executions, "e")}, ev.received_at as "receivedAt", ev.terminal_to_bridge_ms as "terminalToBridgeMs"
    from executions e left join signal_events ev on ev.id = e.event_id
-   where e.tenant_id = $1 and e.id = any($2::uuid[])
+   where ${TENANT_OFF_INDEX("e")} and e.id = any($2::uuid[])
    order by e.id for update of e`,
   (r) => ({
     row: execRow(r),
@@ -56,6 +70,9 @@ const openingVolumes = rawStatement(
    order by u.signal_id, u.slave_id, e.created_at desc`,
   (r): [string, string | null] => [copyKey(r.signalId as string, r.slaveAccountId as string), (r.volume as string | null) ?? null],
 );
+
+/** The statements that find a batch's executions by id, for report-plans-postgres.test.ts. */
+export const reportStatementsForPlans = () => ({ ordersForReport, writeOutcomes });
 
 /** The key of one copy (signal, slave) in the maps below. */
 export const copyKey = (signalId: string, slaveAccountId: string): string => `${signalId}|${slaveAccountId}`;
@@ -141,7 +158,7 @@ const writeOutcomes = rawStatement(
      fill_time timestamptz, point numeric, profit numeric, error_code int, error_message text, latency_ms int,
      slippage_pts numeric, reported_at timestamptz, report_hash text, report_signature text,
      lease_until timestamptz, terminal_to_bridge_ms int, bridge_to_slave_ms int, slave_execution_ms int)
-   where e.tenant_id = $1 and e.id = v.id
+   where ${TENANT_OFF_INDEX("e")} and e.id = any($3::uuid[]) and e.id = v.id
    returning ${tableColumns(executions, "e")}`,
   execRow,
 );
@@ -171,7 +188,7 @@ export async function writeReports(tx: Db, tenantId: string, outcomes: { id: str
     bridge_to_slave_ms: o.bridgeToSlaveMs,
     slave_execution_ms: o.slaveExecutionMs,
   }));
-  const updated = await runRaw(tx, writeOutcomes, [tenantId, JSON.stringify(rows)]);
+  const updated = await runRaw(tx, writeOutcomes, [tenantId, JSON.stringify(rows), rows.map((r) => r.id)]);
   if (updated.length !== outcomes.length) throw new Error(`execution update returned ${updated.length} rows for ${outcomes.length}`);
   return new Map(updated.map((r) => [r.id, r]));
 }

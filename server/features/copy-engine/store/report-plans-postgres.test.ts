@@ -1,0 +1,91 @@
+/**
+ * PostgreSQL only (TEST_DATABASE_URL): a report batch reaches its executions through the primary
+ * key, whatever the planner statistics say (issue 15). One tenant with 20,000 executions in a
+ * fresh database that was never analysed — as the cost benchmark's tenant, PGlite between its
+ * hourly `analyze`, or PostgreSQL with autovacuum off — and the two statements that find a batch's
+ * orders by id (the load with row locks, the outcome update) are explained with ANALYZE: no plan
+ * node may read more executions than the batch names. With a plain `tenant_id = $1` the planner
+ * took the tenant's (tenant_id, …) index and read all 20,000 rows on every batch.
+ */
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../../db/client.ts";
+import { createTestContext, type TestContext } from "../../../test-support/context.ts";
+import { reportStatementsForPlans } from "./report-store.ts";
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  "Actual Rows": number;
+  "Actual Loops": number;
+  Plans?: PlanNode[];
+}
+
+const nodesOf = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
+
+async function rowsOf<T>(db: Db, statement: ReturnType<typeof sql>): Promise<T[]> {
+  const result: unknown = await db.execute(statement);
+  return (result as { rows: T[] }).rows;
+}
+
+describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL, statistics never gathered", () => {
+  let t: TestContext;
+  let tenantId: string;
+  let ids: string[];
+
+  beforeAll(async () => {
+    t = await createTestContext("postgres");
+    const db = t.ctx.db;
+    const [tenant] = await rowsOf<{ id: string }>(db, sql`insert into tenants (name, slug) values ('plans', 'plans') returning id`);
+    tenantId = tenant!.id;
+    const [slave] = await rowsOf<{ id: string }>(db, sql`insert into accounts (tenant_id, account_number, broker, platform, role) values (${tenantId}, '7001', 'B', 'MT4', 'SLAVE') returning id`);
+    await db.execute(sql`insert into executions (tenant_id, slave_account_id, action, status, volume, created_at, reported_at)
+      select ${tenantId}, ${slave!.id}, 'OPEN', case when g % 500 = 0 then 'pending' else 'filled' end, 0.1,
+        now() - (20000 - g) * interval '1 second', case when g % 500 = 0 then null else now() end
+      from generate_series(1, 20000) g`);
+    ids = (await rowsOf<{ id: string }>(db, sql`select id from executions where tenant_id = ${tenantId} and status = 'pending' order by id`)).map((r) => r.id);
+  }, 120_000);
+  afterAll(async () => t?.close());
+
+  /** EXPLAIN ANALYZE of a raw statement in a transaction rolled back; the plan's nodes. */
+  async function explain(text: string, params: unknown[]): Promise<PlanNode[]> {
+    if (t.database.driver.kind !== "postgres") throw new Error("PostgreSQL expected");
+    const client = await t.database.driver.pool.connect();
+    try {
+      await client.query("begin");
+      const res = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`explain (analyze, format json) ${text}`, params);
+      return nodesOf(res.rows[0]!["QUERY PLAN"][0].Plan);
+    } finally {
+      await client.query("rollback");
+      client.release();
+    }
+  }
+
+  const onExecutions = (nodes: PlanNode[]) => nodes.filter((n) => n["Relation Name"] === "executions" || n["Index Name"]?.startsWith("executions_"));
+  const describePlan = (nodes: PlanNode[]) => nodes.map((n) => `${n["Node Type"]}${n["Index Name"] ? ` ${n["Index Name"]}` : ""} (${n["Actual Rows"]}×${n["Actual Loops"]})`).join(" > ");
+
+  it("the load of a batch's orders reads them by id", async () => {
+    expect(ids).toHaveLength(40);
+    const nodes = await explain(reportStatementsForPlans().ordersForReport.text, [tenantId, ids]);
+    const reads = onExecutions(nodes);
+    expect(reads.length, describePlan(nodes)).toBeGreaterThan(0);
+    for (const n of reads) expect(n["Actual Rows"] * n["Actual Loops"], describePlan(nodes)).toBeLessThanOrEqual(ids.length);
+    expect(reads.some((n) => n["Index Name"] === "executions_pkey"), describePlan(nodes)).toBe(true);
+  });
+
+  it("the outcomes' update reaches each order by id", async () => {
+    const rows = ids.map((id) => ({ id, status: "filled", reported_at: new Date().toISOString() }));
+    const nodes = await explain(reportStatementsForPlans().writeOutcomes.text, [tenantId, JSON.stringify(rows), ids]);
+    const reads = onExecutions(nodes).filter((n) => n["Node Type"] !== "ModifyTable");
+    expect(reads.length, describePlan(nodes)).toBeGreaterThan(0);
+    for (const n of reads) expect(n["Actual Rows"] * n["Actual Loops"], describePlan(nodes)).toBeLessThanOrEqual(ids.length);
+  });
+
+  it("another tenant's ids find nothing", async () => {
+    const [other] = await rowsOf<{ id: string }>(t.ctx.db, sql`insert into tenants (name, slug) values ('other', 'other') returning id`);
+    if (t.database.driver.kind !== "postgres") throw new Error("PostgreSQL expected");
+    const res = await t.database.driver.pool.query(reportStatementsForPlans().ordersForReport.text, [other!.id, ids]);
+    expect(res.rows).toEqual([]);
+  });
+});
