@@ -56,11 +56,25 @@ describe.each(databaseKinds())("unnestRows on %s", (kind) => {
     expect(stored[0]!.receivedAt.getTime()).toBeGreaterThanOrEqual(before - 5_000); // now()
   });
 
-  it("throws on no rows, and on an SQL default left out by some rows only", () => {
+  it("takes a serial column's next value per row, in the rows' order, as values() does", async () => {
+    // audit_logs.id is a bigserial: its default is nextval of audit_logs_id_seq.
+    const entry = (message: string) => ({ tenantId, level: "info", category: "trade", source: "test", message, metadata: message === "b" ? { n: "1.50" } : null });
+    const viaValues = await t.ctx.db.insert(auditLogs).values([entry("v")]).returning();
+    const stored = await t.ctx.db.insert(auditLogs).select(unnestRows(auditLogs, ["a", "b", "c"].map(entry))).returning();
+    expect(stored.map((r) => [r.message, r.metadata, r.level])).toEqual([
+      ["a", null, "info"],
+      ["b", { n: "1.50" }, "info"],
+      ["c", null, "info"],
+    ]);
+    const ids = stored.map((r) => r.id);
+    expect(ids[0]! > viaValues[0]!.id && ids[1]! === ids[0]! + 1n && ids[2]! === ids[1] + 1n).toBe(true);
+  });
+
+  it("throws on no rows, and on an SQL or serial default left out by some rows only", () => {
     expect(() => unnestRows(executions, [])).toThrow(/at least one row/);
     const base = { tenantId, slaveAccountId: slaveId, action: "OPEN" };
     expect(() => unnestRows(executions, [{ ...base, id: randomUUID() }, base])).toThrow(/id/);
-    // audit_logs.id is a bigserial: its default lives in the database only.
-    expect(() => unnestRows(auditLogs, [{ tenantId, level: "info", category: "trade", source: "test", message: "m" }])).toThrow(/database-side default/);
+    const entry = { tenantId, level: "info", category: "trade", source: "test", message: "m" };
+    expect(() => unnestRows(auditLogs, [{ ...entry, id: 1n }, entry])).toThrow(/id/);
   });
 });

@@ -7,12 +7,12 @@
  * with the row count. Values go through each column's own driver mapping (dates, json).
  *
  * A column no row sets takes its default (SQL default such as now() or gen_random_uuid(), a
- * JavaScript default, or null). A column some rows set and others leave out takes, for those
- * cells, its JavaScript default or null. Throws (a programming error, not bad input) for a column
- * with an SQL default left out by some rows only, and for a default only the database knows
- * (serial): a select cannot ask for DEFAULT.
+ * serial's `nextval` of its own sequence, a JavaScript default, or null). A column some rows set
+ * and others leave out takes, for those cells, its JavaScript default or null. Throws (a
+ * programming error, not bad input) for a column with an SQL or serial default left out by some
+ * rows only: a select cannot ask for DEFAULT.
  */
-import { getTableColumns, is, sql, SQL, type InferInsertModel } from "drizzle-orm";
+import { getTableColumns, getTableName, is, sql, SQL, type InferInsertModel } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 
 export function unnestRows<T extends PgTable>(table: T, rows: InferInsertModel<T>[]): SQL {
@@ -26,14 +26,14 @@ export function unnestRows<T extends PgTable>(table: T, rows: InferInsertModel<T
     const type = sql.raw(column.getSQLType());
     const values = rows.map((r) => (r as Record<string, unknown>)[key]);
     if (values.every((v) => v === undefined)) {
-      const d = defaultOf(column, key);
+      const d = defaultOf(table, column, key);
       columns.push("sql" in d ? d.sql : sql`${d.value}::${type}`);
       continue;
     }
     const cells = values.map((v) => {
       if (v === null) return null;
       if (v !== undefined) return column.mapToDriverValue(v);
-      const d = defaultOf(column, key);
+      const d = defaultOf(table, column, key);
       if ("sql" in d) throw new Error(`unnestRows: some rows leave out ${key}, whose default is SQL; set it on every row or on none`);
       return d.value;
     });
@@ -45,16 +45,30 @@ export function unnestRows<T extends PgTable>(table: T, rows: InferInsertModel<T
   return sql`select ${sql.join(columns, sql`, `)} from unnest(${sql.join(arrays, sql`, `)}) as u(${sql.join(names, sql`, `)})`;
 }
 
+/** Drizzle's serial column types: their default is `nextval` of the sequence PostgreSQL made for them. */
+const SERIAL_TYPES = new Set(["PgSerial", "PgSmallSerial", "PgBigSerial53", "PgBigSerial64"]);
+
 /**
  * What a column takes when the insert leaves it out: an SQL expression, or a driver value (null
  * without a default). Evaluated per use, so a defaultFn runs once per cell.
  */
-function defaultOf(column: PgColumn, key: string): { sql: SQL } | { value: unknown } {
+function defaultOf(table: PgTable, column: PgColumn, key: string): { sql: SQL } | { value: unknown } {
   const d: unknown = column.defaultFn ? column.defaultFn() : column.default;
   if (d === undefined) {
-    // A default only the database knows (serial): a select cannot ask for DEFAULT.
+    if (SERIAL_TYPES.has(column.columnType)) return { sql: nextvalOf(table, column) };
+    // Any other default only the database knows: a select cannot ask for DEFAULT.
     if (column.hasDefault) throw new Error(`unnestRows: ${key} has a database-side default; use values()`);
     return { value: null };
   }
   return is(d, SQL) ? { sql: d } : { value: column.mapToDriverValue(d) };
+}
+
+/**
+ * `nextval('<table>_<column>_seq')`: the expression a serial column's DEFAULT stands for
+ * (PostgreSQL names the sequence so; the names here are ours, plain and short, checked anyway).
+ */
+function nextvalOf(table: PgTable, column: PgColumn): SQL {
+  const seq = `${getTableName(table)}_${column.name}_seq`;
+  if (!/^[a-z_][a-z0-9_]*$/.test(seq) || seq.length > 63) throw new Error(`unnestRows: no plain sequence name for ${seq}`);
+  return sql.raw(`nextval('${seq}'::regclass)`);
 }

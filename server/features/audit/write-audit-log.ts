@@ -5,6 +5,7 @@
 import type { AuditCategory, AuditLevel } from "#contract";
 import type { Db } from "../../db/client.ts";
 import { auditLogs } from "../../db/schema.ts";
+import { unnestRows } from "../../db/unnest-rows.ts";
 
 export interface AuditEntry {
   tenantId: string;
@@ -31,9 +32,11 @@ export async function writeAuditLogs(db: Db, entries: AuditEntry[]): Promise<voi
 /**
  * The unexecuted insert of one or more entries (at least one), for a caller that folds it into a
  * larger statement (the signal path writes its audit entries in the same statement as its orders).
+ * One array parameter per column (db/unnest-rows.ts): a report batch writes an entry per report,
+ * and `values()` built a placeholder per cell — about nine per entry — on the copy path.
  */
 export function auditLogsInsert(db: Db, entries: AuditEntry[]) {
-  return db.insert(auditLogs).values(entries.map(toRow));
+  return db.insert(auditLogs).select(unnestRows(auditLogs, entries.map(toRow)));
 }
 
 function toRow(e: AuditEntry) {
