@@ -4,10 +4,10 @@
  * copy of each (loadFollowContexts); the write is the outbox statement of store/record-event.ts, which also
  * stores the signal's new state (signalChangesOf).
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
 import type { OrderType, SignalEvent, Side } from "#contract";
 import type { Db } from "../../../db/client.ts";
-import { copySettings, executions, positionLinks, signals, symbolSpecs } from "../../../db/schema.ts";
+import { rawStatement, runRaw, tableColumns, tableRow } from "../../../db/raw.ts";
+import { copySettings, executions, signals } from "../../../db/schema.ts";
 import type { SignalRow } from "../../signals/mappers.ts";
 import type { CopyHolding, FollowPlan, MasterFollow, SignalState } from "../domain/index.ts";
 import type { LegState } from "../domain/legs.ts";
@@ -20,6 +20,55 @@ export interface FollowContext {
   /** Slaves holding a copy: an open position link, or an open order not yet reported. */
   holdings: CopyHolding[];
 }
+
+const signalRow = tableRow(signals, "s_");
+/** A numeric column's value as Drizzle's numeric maps it: the decimal text (null stays null). */
+const decimal = (v: unknown): string | null => (v == null ? null : (executions.volume.mapFromDriverValue(v) as string));
+
+// Fixed text (db/raw.ts): built per call by Drizzle, this four-table join (every column of each)
+// cost about as much CPU in query building and row mapping as the database spent on it, on the
+// critical path of every master follow-up. Only the columns a holding needs are read beside the signal.
+const followContextsStatement = rawStatement(
+  "follow_contexts",
+  `select ${tableColumns(signals, "s", "s_")},
+     e.id as "execId", e.slave_account_id as "slaveAccountId", e.symbol as "symbol", e.side as "side",
+     e.order_type as "orderType", e.max_spread_pts as "maxSpreadPts", e.max_deviation_pts as "maxDeviationPts",
+     e.status as "execStatus", e.volume as "execVolume",
+     pl.id as "linkId", pl.status as "linkStatus", pl.volume as "linkVolume", pl.slave_ticket as "linkTicket",
+     cs.settings as "settings",
+     ss.volume_step as "volumeStep", ss.volume_min as "volumeMin", ss.volume_max as "volumeMax",
+     ss.tick_size as "tickSize", ss.tick_value as "tickValue"
+   from signals s
+   left join executions e on e.signal_id = s.id and e.action in ('OPEN', 'PENDING_OPEN')
+   left join position_links pl on pl.signal_id = s.id and pl.slave_account_id = e.slave_account_id
+   left join copy_settings cs on cs.tenant_id = s.tenant_id and cs.slave_account_id = e.slave_account_id
+   left join symbol_specs ss on ss.tenant_id = s.tenant_id and ss.account_id = e.slave_account_id and ss.symbol = e.symbol
+   where s.tenant_id = $1 and s.master_ticket = $2 and s.status = 'active'
+   order by s.leg, e.created_at nulls first, e.id
+   for update of s`,
+  (r) => ({
+    signal: signalRow(r),
+    exec:
+      r.execId == null
+        ? null
+        : {
+            slaveAccountId: r.slaveAccountId as string,
+            symbol: (r.symbol as string | null) ?? null,
+            side: (r.side as string | null) ?? null,
+            orderType: (r.orderType as string | null) ?? null,
+            maxSpreadPts: r.maxSpreadPts == null ? null : Number(r.maxSpreadPts),
+            maxDeviationPts: r.maxDeviationPts == null ? null : Number(r.maxDeviationPts),
+            status: r.execStatus as string,
+            volume: decimal(r.execVolume),
+          },
+    link: r.linkId == null ? null : { status: r.linkStatus as string, volume: decimal(r.linkVolume)!, slaveTicket: (r.linkTicket as string | null) ?? null },
+    settings: r.settings == null ? null : copySettings.settings.mapFromDriverValue(r.settings),
+    spec:
+      r.volumeStep == null
+        ? null
+        : { volumeStep: decimal(r.volumeStep), volumeMin: decimal(r.volumeMin), volumeMax: decimal(r.volumeMax), tickSize: decimal(r.tickSize), tickValue: decimal(r.tickValue) },
+  }),
+);
 
 /**
  * Loads the active signals of `ticket` — its legs, oldest leg first (domain/legs.ts; one for any
@@ -36,19 +85,7 @@ export function masterFollowOf(type: MasterFollow["type"], order: SignalEvent["o
 }
 
 export async function loadFollowContexts(tx: Db, tenantId: string, ticket: string): Promise<FollowContext[]> {
-  const rows = await tx
-    .select({ signal: signals, exec: executions, link: positionLinks, settings: copySettings.settings, spec: symbolSpecs })
-    .from(signals)
-    .leftJoin(executions, and(eq(executions.signalId, signals.id), inArray(executions.action, ["OPEN", "PENDING_OPEN"])))
-    .leftJoin(positionLinks, and(eq(positionLinks.signalId, signals.id), eq(positionLinks.slaveAccountId, executions.slaveAccountId)))
-    .leftJoin(copySettings, and(eq(copySettings.tenantId, signals.tenantId), eq(copySettings.slaveAccountId, executions.slaveAccountId)))
-    .leftJoin(
-      symbolSpecs,
-      and(eq(symbolSpecs.tenantId, signals.tenantId), eq(symbolSpecs.accountId, executions.slaveAccountId), eq(symbolSpecs.symbol, executions.symbol)),
-    )
-    .where(and(eq(signals.tenantId, tenantId), eq(signals.masterTicket, ticket), eq(signals.status, "active")))
-    .orderBy(signals.leg, sql`${executions.createdAt} nulls first`, executions.id)
-    .for("update", { of: signals });
+  const rows = await runRaw(tx, followContextsStatement, [tenantId, ticket]);
   const contexts = new Map<string, FollowContext>();
   for (const { signal, exec, link, settings, spec } of rows) {
     let context = contexts.get(signal.id);
