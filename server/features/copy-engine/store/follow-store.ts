@@ -7,13 +7,13 @@
 import type { OrderType, SignalEvent, Side } from "#contract";
 import type { Db } from "../../../db/client.ts";
 import { rawStatement, runRaw, tableColumns, tableRow } from "../../../db/raw.ts";
-import { copySettings, executions, signals } from "../../../db/schema.ts";
+import { copySettings, signals } from "../../../db/schema.ts";
 import type { SignalRow } from "../../signals/mappers.ts";
 import type { CopyHolding, FollowPlan, MasterFollow, SignalState } from "../domain/index.ts";
 import type { LegState } from "../domain/legs.ts";
 import type { SignalChanges } from "./record-event.ts";
 import { settingsOf } from "../../copy-settings/settings-of.ts";
-import { specOf } from "./row-mappers.ts";
+import { specOf, decimalText as decimal } from "./row-mappers.ts";
 
 export interface FollowContext {
   signal: SignalRow;
@@ -22,8 +22,6 @@ export interface FollowContext {
 }
 
 const signalRow = tableRow(signals, "s_");
-/** A numeric column's value as Drizzle's numeric maps it: the decimal text (null stays null). */
-const decimal = (v: unknown): string | null => (v == null ? null : (executions.volume.mapFromDriverValue(v) as string));
 
 // Fixed text (db/raw.ts): built per call by Drizzle, this four-table join (every column of each)
 // cost about as much CPU in query building and row mapping as the database spent on it, on the

@@ -18,7 +18,7 @@ import type { SignalRow } from "../../signals/mappers.ts";
 import { claimLeg, type ActiveLeg } from "../domain/legs.ts";
 import type { MasterState, SlaveState } from "../domain/index.ts";
 import { settingsOf } from "../../copy-settings/settings-of.ts";
-import { closeOnlyStateOf, specOf } from "./row-mappers.ts";
+import { closeOnlyStateOf, specOf, decimalText as decimal } from "./row-mappers.ts";
 
 /**
  * Inserts the signal of a master open, choosing its leg (domain/legs.ts claimLeg). The usual case
@@ -186,8 +186,6 @@ export class SlaveStateCache {
 }
 
 const accountRow = tableRow(accounts, "a_");
-/** A numeric column's value as Drizzle's numeric maps it: the decimal text (null stays null). */
-const decimal = (v: unknown): string | null => (v == null ? null : (accounts.balance.mapFromDriverValue(v) as string));
 
 // Fixed text (db/raw.ts): built per call by Drizzle, this join cost about 0.3 ms of CPU per master
 // open in query building alone, on the signal's critical path.

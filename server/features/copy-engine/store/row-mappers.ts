@@ -18,3 +18,6 @@ export function closeOnlyStateOf(row: { closeOnlyCode: string | null; closeOnlyR
   if (row.closeOnlyCode == null) return null;
   return { code: row.closeOnlyCode as CloseOnlyCode, reason: row.closeOnlyReason ?? "", sinceMs: row.closeOnlySince?.getTime() ?? 0 };
 }
+
+/** A numeric column's value as read by a raw statement (db/raw.ts): its decimal text, as Drizzle's numeric maps it (null stays null). */
+export const decimalText = (v: unknown): string | null => (v == null ? null : typeof v === "string" ? v : `${v as number}`);
