@@ -8,7 +8,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds } from "../../e2e/support/databases.ts";
 import { auditLogs, executions, signalEvents } from "./schema.ts";
 import { createTestContext, seedTenantWithSlave, type TestContext } from "../test-support/context.ts";
-import { unnestRows } from "./unnest-rows.ts";
+import { fixedUnnest, unnestRows } from "./unnest-rows.ts";
+import { runRaw, rawStatement, tableColumns, tableRow } from "./raw.ts";
+import { integer, pgTable, timestamp } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+
+/** fixedUnnest's inserts as raw statements returning every column, built once for the suite. */
+const fixedExecutions = fixedUnnest(executions);
+const fixedAudit = fixedUnnest(auditLogs);
+const insertExecutions = rawStatement(
+  "test_fixed_unnest_executions",
+  `insert into executions (${fixedExecutions.columns}) ${fixedExecutions.select(1)} returning ${tableColumns(executions)}`,
+  tableRow(executions),
+);
+const insertAudit = rawStatement("test_fixed_unnest_audit", `insert into audit_logs (${fixedAudit.columns}) ${fixedAudit.select(1)} returning ${tableColumns(auditLogs)}`, tableRow(auditLogs));
 
 describe.each(databaseKinds())("unnestRows on %s", (kind) => {
   let t: TestContext;
@@ -76,5 +89,52 @@ describe.each(databaseKinds())("unnestRows on %s", (kind) => {
     expect(() => unnestRows(executions, [{ ...base, id: randomUUID() }, base])).toThrow(/id/);
     const entry = { tenantId, level: "info", category: "trade", source: "test", message: "m" };
     expect(() => unnestRows(auditLogs, [{ ...entry, id: 1n }, entry])).toThrow(/id/);
+  });
+
+  it("fixedUnnest: the same rows as values(), whatever each row sets, with per-cell defaults from JavaScript and SQL", async () => {
+    const at = new Date("2026-11-28T10:00:00.123Z");
+    const id = randomUUID();
+    const rows = [
+      // Sets the id and created_at (SQL defaults) and status (a JavaScript default) …
+      { id, tenantId, slaveAccountId: slaveId, action: "OPEN", status: "rejected", volume: "0.10", comment: `a,"b"{c}\\ d`, createdAt: at, deliveryCount: 2 },
+      // … this one leaves them out: gen_random_uuid(), now(), 'pending', 0 per cell.
+      { tenantId, slaveAccountId: slaveId, action: "CLOSE", volume: "12.345678901234567890", price: null, defaultSpec: true },
+    ];
+    const before = Date.now();
+    const viaFixed = await runRaw(t.ctx.db, insertExecutions, fixedExecutions.params(rows));
+    const viaValues = await t.ctx.db.insert(executions).values(rows.map((r, i) => (i === 0 ? { ...r, id: randomUUID() } : r))).returning();
+    const comparable = (r: (typeof viaFixed)[number]) => ({ ...r, id: undefined, createdAt: undefined });
+    expect(viaFixed.map(comparable)).toEqual(viaValues.map(comparable));
+    expect(viaFixed[0]).toMatchObject({ id, status: "rejected", createdAt: at, deliveryCount: 2, comment: `a,"b"{c}\\ d`, defaultSpec: false, origin: "signal" });
+    expect(viaFixed[1]).toMatchObject({ status: "pending", deliveryCount: 0, volume: "12.345678901234567890", defaultSpec: true });
+    expect(viaFixed[1]!.id).not.toBe(id);
+    expect(viaFixed[1]!.createdAt.getTime()).toBeGreaterThanOrEqual(before - 5_000);
+  });
+
+  it("fixedUnnest: a serial column set by some rows only takes its sequence's next value for the others", async () => {
+    const entry = (message: string) => ({ tenantId, level: "info", category: "trade", source: "test", message, metadata: message === "b" ? { n: "1.50" } : null });
+    const [first] = await runRaw(t.ctx.db, insertAudit, fixedAudit.params([entry("a")]));
+    const explicit = first!.id + 1000n;
+    const stored = await runRaw(t.ctx.db, insertAudit, fixedAudit.params([entry("b"), { ...entry("c"), id: explicit }, entry("d")]));
+    expect(stored.map((r) => [r.message, r.metadata])).toEqual([
+      ["b", { n: "1.50" }],
+      ["c", null],
+      ["d", null],
+    ]);
+    // Other suites may draw from the sequence meanwhile (PostgreSQL): ascending, not consecutive.
+    const [b, c, d] = stored.map((r) => r.id);
+    expect(c).toBe(explicit);
+    expect(b! > first!.id && d! > b!).toBe(true);
+  });
+});
+
+describe("fixedUnnest", () => {
+  it("writes one array parameter per column, whatever the rows, and refuses a nullable column with an SQL default", () => {
+    const f = fixedUnnest(executions);
+    expect(f.select(5)).toContain("$5::uuid[]");
+    expect(f.select(5)).toContain(`$${4 + f.count}::`);
+    expect(f.params([{ tenantId: "t", slaveAccountId: "s", action: "OPEN" }]).length).toBe(f.count);
+    const loose = pgTable("loose", { n: integer("n"), at: timestamp("at").default(sql`now()`) });
+    expect(() => fixedUnnest(loose)).toThrow(/at is nullable with an SQL default/);
   });
 });

@@ -13,7 +13,7 @@
  * rows only: a select cannot ask for DEFAULT.
  */
 import { getTableColumns, getTableName, is, sql, SQL, type InferInsertModel } from "drizzle-orm";
-import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { PgDialect, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
 
 export function unnestRows<T extends PgTable>(table: T, rows: InferInsertModel<T>[]): SQL {
   if (rows.length === 0) throw new Error("unnestRows needs at least one row");
@@ -71,4 +71,69 @@ function nextvalOf(table: PgTable, column: PgColumn): SQL {
   const seq = `${getTableName(table)}_${column.name}_seq`;
   if (!/^[a-z_][a-z0-9_]*$/.test(seq) || seq.length > 63) throw new Error(`unnestRows: no plain sequence name for ${seq}`);
   return sql.raw(`nextval('${seq}'::regclass)`);
+}
+
+/**
+ * The same insert as FIXED text (db/raw.ts), for a statement run on every signal: one array
+ * parameter per column of `table`, whatever the rows set, so the text never changes and nothing is
+ * built per call. `select(first)` is the select list reading parameters `$first …` (one per column,
+ * in `columns` order); `params(rows)` the arrays for them.
+ *
+ * A cell a row leaves out takes the column's default: a JavaScript default is applied here, per
+ * cell; an SQL or serial default is written as `coalesce(cell, default)` — exact only for a NOT
+ * NULL column (an explicit null could not be told from a missing cell), so a nullable column with
+ * an SQL default throws at build time (a programming error). The SQL default is evaluated only for
+ * the cells that need it (`coalesce` is lazy: a serial's sequence advances once per such row).
+ */
+export interface FixedUnnest<T extends PgTable> {
+  /** `"col_a", "col_b", …`: the insert's column list, in parameter order. */
+  readonly columns: string;
+  /** Parameters the select reads. */
+  readonly count: number;
+  /** `select … from unnest($first::type[], …) as u(c0, c1, …)`. */
+  select(first: number): string;
+  /** One array per column, cells through each column's driver mapping. */
+  params(rows: InferInsertModel<T>[]): unknown[][];
+}
+
+const SERIAL_SQL_TYPES: Record<string, string> = { serial: "integer", smallserial: "smallint", bigserial: "bigint" };
+
+export function fixedUnnest<T extends PgTable>(table: T): FixedUnnest<T> {
+  const cols = Object.entries(getTableColumns(table)) as [string, PgColumn][];
+  const dialect = new PgDialect();
+  const names: string[] = [];
+  const exprs: string[] = [];
+  const types: string[] = [];
+  const cellOf: ((v: unknown) => unknown)[] = [];
+  cols.forEach(([key, column], i) => {
+    if (column.generated !== undefined || column.generatedIdentity !== undefined) throw new Error(`fixedUnnest: ${key} is generated`);
+    const sqlType = column.getSQLType();
+    const type = SERIAL_SQL_TYPES[sqlType] ?? sqlType;
+    types.push(type);
+    names.push(`"${column.name}"`);
+    const serial = SERIAL_TYPES.has(column.columnType);
+    const d: unknown = column.default;
+    const sqlDefault = serial ? dialect.sqlToQuery(nextvalOf(table, column)).sql : is(d, SQL) ? dialect.sqlToQuery(d).sql : null;
+    if (sqlDefault !== null && !column.notNull) throw new Error(`fixedUnnest: ${key} is nullable with an SQL default; a null cell could not be told from a missing one`);
+    if (sqlDefault === null && column.hasDefault && !serial && d === undefined && !column.defaultFn) throw new Error(`fixedUnnest: ${key} has a database-side default`);
+    const cell = `c${i}`;
+    exprs.push(sqlDefault === null ? cell : `coalesce(${cell}, ${sqlDefault})`);
+    cellOf.push((v) => {
+      if (v === null) return null;
+      if (v !== undefined) return column.mapToDriverValue(v);
+      if (sqlDefault !== null) return null;
+      const js: unknown = column.defaultFn ? column.defaultFn() : d;
+      if (is(js, SQL)) throw new Error(`fixedUnnest: ${key}'s default function returns SQL; set the column on every row`);
+      return js === undefined ? null : column.mapToDriverValue(js);
+    });
+  });
+  const list = names.join(", ");
+  const cells = cols.map((_, i) => `c${i}`).join(", ");
+  return {
+    columns: list,
+    count: cols.length,
+    select: (first) =>
+      `select ${exprs.join(", ")} from unnest(${types.map((t, i) => `$${first + i}::${t}[]`).join(", ")}) as u(${cells})`,
+    params: (rows) => cols.map(([key], i) => rows.map((r) => cellOf[i]!((r as Record<string, unknown>)[key]))),
+  };
 }
