@@ -6,31 +6,40 @@
  * least that old), and end those in ONE statement. Also loads ended signals with the slaves still
  * to confirm their close (signal_updated after a late report or a silence ending).
  */
-import { and, getTableColumns, inArray, sql } from "drizzle-orm";
+import { getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
+import { rawStatement, runRaw } from "../../../db/raw.ts";
 import { signals } from "../../../db/schema.ts";
 import { ofTenant } from "../../../db/scope.ts";
 import type { SignalRow } from "../../signals/mappers.ts";
 import { slaveIdList, unconfirmedSlaveIdsSql } from "../../signals/unconfirmed.ts";
 import { signalEnd, type EndingFacts } from "../domain/index.ts";
 
-/** Per signal: still active, master closed (and when), open links and pending orders (counts). */
+const completionFacts = rawStatement(
+  "completion_facts",
+  `select s.id::text as "id", s.status = 'active' as "active", s.master_closed_at as "masterClosedAt",
+     (select count(*) from position_links pl where pl.signal_id = s.id and pl.status = 'open')::int as "openLinks",
+     (select count(*) from executions e where e.signal_id = s.id and e.status = 'pending')::int as "pendingOrders"
+   from signals s where s.tenant_id = $1::uuid and s.id = any($2::uuid[])`,
+  (r): EndingFacts & { id: string } => {
+    const closedAt = r.masterClosedAt === null || r.masterClosedAt === undefined ? null : new Date(r.masterClosedAt as string | Date);
+    return { id: r.id as string, active: r.active === true, masterClosed: closedAt !== null, masterClosedAt: closedAt, openLinks: Number(r.openLinks), pendingOrders: Number(r.pendingOrders) };
+  },
+);
+const endListed = rawStatement(
+  "completion_end",
+  `update signals set status = coalesce(final_status, 'closed'), closed_at = $3::timestamptz
+   where tenant_id = $1::uuid and id = any($2::uuid[]) and status = 'active' returning id::text as "id"`,
+  (r) => r.id as string,
+);
+
+/**
+ * Per signal: still active, master closed (and when), open links and pending orders (counts). One
+ * fixed statement (db/raw.ts): it runs on every report batch and every close.
+ */
 export async function loadCompletionFacts(db: Db, tenantId: string, ids: string[]): Promise<(EndingFacts & { id: string })[]> {
   if (ids.length === 0) return [];
-  const rows = await db
-    .select({
-      id: signals.id,
-      active: sql<boolean>`${signals.status} = 'active'`,
-      masterClosed: sql<boolean>`${signals.masterClosedAt} is not null`,
-      masterClosedAt: signals.masterClosedAt,
-      // "signals"."id" spelled out: drizzle writes a single-table query's columns unqualified,
-      // which inside these subqueries would name the subquery's own id.
-      openLinks: sql<number>`(select count(*) from position_links pl where pl.signal_id = "signals"."id" and pl.status = 'open')::int`,
-      pendingOrders: sql<number>`(select count(*) from executions e where e.signal_id = "signals"."id" and e.status = 'pending')::int`,
-    })
-    .from(signals)
-    .where(ofTenant(signals, tenantId, inArray(signals.id, ids)));
-  return rows.map((r) => ({ ...r, openLinks: Number(r.openLinks), pendingOrders: Number(r.pendingOrders) }));
+  return runRaw(db, completionFacts, [tenantId, ids]);
 }
 
 /**
@@ -52,12 +61,8 @@ export async function endSignals(
   const alreadyEnded = facts.filter((f) => !f.active).map((f) => f.id);
   const done = facts.filter((f) => signalEnd(f, now, confirmTimeoutMs) !== null).map((f) => f.id);
   if (done.length === 0) return { ended: [], alreadyEnded };
-  const rows = await db
-    .update(signals)
-    .set({ status: sql`coalesce(${signals.finalStatus}, 'closed')`, closedAt: now })
-    .where(ofTenant(signals, tenantId, and(inArray(signals.id, done), sql`${signals.status} = 'active'`)))
-    .returning({ id: signals.id });
-  return { ended: rows.map((r) => r.id), alreadyEnded };
+  const ended = await runRaw(db, endListed, [tenantId, done, signals.closedAt.mapToDriverValue(now)]);
+  return { ended, alreadyEnded };
 }
 
 /** endSignals, returning only the ids it ended. */
