@@ -3,11 +3,11 @@
  * load every slave's state in ONE query (loadOpenContext), and turn the domain's plans into the
  * rows the outbox write stores (record-event.ts). Statements kept together here for review.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Origin, Side, SignalEvent } from "#contract";
 import type { Db } from "../../../db/client.ts";
 import { isUniqueViolation } from "../../../db/errors.ts";
-import { unnestRows } from "../../../db/unnest-rows.ts";
+import { fixedUnnest } from "../../../db/unnest-rows.ts";
 import { rawStatement, runRaw, tableColumns, tableRow } from "../../../db/raw.ts";
 import { accounts, copySettings, signals } from "../../../db/schema.ts";
 import { ofTenant } from "../../../db/scope.ts";
@@ -19,6 +19,17 @@ import { claimLeg, type ActiveLeg } from "../domain/legs.ts";
 import type { MasterState, SlaveState } from "../domain/index.ts";
 import { settingsOf } from "../../copy-settings/settings-of.ts";
 import { closeOnlyStateOf, specOf, decimalText as decimal } from "./row-mappers.ts";
+
+const signalRows = fixedUnnest(signals);
+/** $1 tenant, $2 master ticket, $3… the row (one array per column, a single row). */
+const insertFirstLeg = rawStatement(
+  "open_insert_first_leg",
+  `insert into signals (${signalRows.columns})
+   select * from (${signalRows.select(3)}) as r
+   where not exists (select 1 from signals s where s.tenant_id = $1::uuid and s.master_ticket = $2::text and s.status = 'active')
+   returning ${tableColumns(signals)}`,
+  tableRow(signals),
+);
 
 /**
  * Inserts the signal of a master open, choosing its leg (domain/legs.ts claimLeg). The usual case
@@ -65,15 +76,9 @@ export async function claimSignal(
     if (isUniqueViolation(err, "signals_tenant_active_ticket_key")) throw conflict(`Master ticket ${order.ticket} is already open`);
     throw err;
   };
-  // One row as a select (db/unnest-rows.ts: every column in the table's order, as the insert lists
+  // One row as a select (fixed text, every column in the table's order, as the insert lists
   // them), kept only when the ticket has no active signal.
-  const [first] = await tx
-    .insert(signals)
-    .select(
-      sql`select * from (${unnestRows(signals, [row])}) as r where not exists (select 1 from ${signals} s where s.tenant_id = ${tenantId} and s.master_ticket = ${order.ticket} and s.status = 'active')`,
-    )
-    .returning()
-    .catch(taken);
+  const [first] = await runRaw(tx, insertFirstLeg, [tenantId, order.ticket, ...signalRows.params([row])]).catch(taken);
   if (first) return first;
 
   const type = event.type === "PENDING_OPEN" ? "PENDING_OPEN" : "OPEN";
