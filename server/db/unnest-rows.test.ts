@@ -1,14 +1,14 @@
 /**
- * unnestRows on real SQL (both databases): the rows come back exactly as values() would store
- * them — text with array-literal syntax in it, exact numerics, dates, json, nulls, per-cell and
- * per-column defaults — and misuse throws before anything is sent.
+ * fixedUnnest on real SQL (both databases): the rows come back exactly as values() would store
+ * them — text with array-literal syntax in it, exact numerics, dates, json, nulls, JavaScript,
+ * SQL and serial defaults per cell — and a column it cannot default exactly throws at build time.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds } from "../../e2e/support/databases.ts";
 import { auditLogs, executions, signalEvents } from "./schema.ts";
 import { createTestContext, seedTenantWithSlave, type TestContext } from "../test-support/context.ts";
-import { fixedUnnest, unnestRows } from "./unnest-rows.ts";
+import { fixedUnnest } from "./unnest-rows.ts";
 import { runRaw, rawStatement, tableColumns, tableRow } from "./raw.ts";
 import { integer, pgTable, timestamp } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
@@ -21,9 +21,11 @@ const insertExecutions = rawStatement(
   `insert into executions (${fixedExecutions.columns}) ${fixedExecutions.select(1)} returning ${tableColumns(executions)}`,
   tableRow(executions),
 );
+const fixedEvents = fixedUnnest(signalEvents);
+const insertEvents = rawStatement("test_fixed_unnest_events", `insert into signal_events (${fixedEvents.columns}) ${fixedEvents.select(1)} returning ${tableColumns(signalEvents)}`, tableRow(signalEvents));
 const insertAudit = rawStatement("test_fixed_unnest_audit", `insert into audit_logs (${fixedAudit.columns}) ${fixedAudit.select(1)} returning ${tableColumns(auditLogs)}`, tableRow(auditLogs));
 
-describe.each(databaseKinds())("unnestRows on %s", (kind) => {
+describe.each(databaseKinds())("fixedUnnest on %s", (kind) => {
   let t: TestContext;
   let tenantId: string;
   let slaveId: string;
@@ -33,63 +35,6 @@ describe.each(databaseKinds())("unnestRows on %s", (kind) => {
     ({ tenantId, slaveId } = await seedTenantWithSlave(t.ctx.db));
   });
   afterAll(async () => t?.close());
-
-  it("stores every kind of value as values() does, with defaults per cell and per column", async () => {
-    const at = new Date("2026-11-21T10:00:00.123Z");
-    const rows = [
-      { tenantId, slaveAccountId: slaveId, action: "OPEN", volume: "0.10", price: "1.084560", comment: `a,"b"{c}\\ d`, maxSpreadPts: 20, createdAt: at },
-      { tenantId, slaveAccountId: slaveId, action: "OPEN", volume: "2", price: null, comment: null, status: "rejected", errorMessage: "Max positions reached (20)", createdAt: at },
-    ];
-    const viaUnnest = await t.ctx.db.insert(executions).select(unnestRows(executions, rows)).returning();
-    const viaValues = await t.ctx.db.insert(executions).values(rows).returning();
-    const comparable = (r: (typeof viaUnnest)[number]) => ({ ...r, id: undefined });
-    expect(viaUnnest.map(comparable)).toEqual(viaValues.map(comparable));
-    expect(viaUnnest[0]).toMatchObject({ volume: "0.10", price: "1.084560", comment: `a,"b"{c}\\ d`, maxSpreadPts: 20, createdAt: at });
-    // status: set by one row only → the other takes the column's default; errorMessage → null.
-    expect(viaUnnest.map((r) => [r.status, r.errorMessage, r.deliveryCount])).toEqual([
-      ["pending", null, 0],
-      ["rejected", "Max positions reached (20)", 0],
-    ]);
-    expect(new Set(viaUnnest.map((r) => r.id)).size).toBe(2);
-  });
-
-  it("takes SQL defaults for columns no row sets and round-trips json", async () => {
-    const before = Date.now();
-    const payload = { order: { ticket: "1", volume: "0.50" }, note: 'q"uote {a,b}' };
-    const rows = [
-      { tenantId, type: "OPEN", externalId: "e1", idempotencyKey: "k1", payload, masterTs: new Date("2026-11-21T10:00:00Z") },
-      { tenantId, type: "CLOSE", externalId: "e2", idempotencyKey: "k2", payload: [], masterTs: new Date("2026-11-21T10:00:01Z") },
-    ];
-    const stored = await t.ctx.db.insert(signalEvents).select(unnestRows(signalEvents, rows)).returning();
-    expect(stored.map((r) => [r.type, r.payload, r.signalId, r.masterTs.toISOString()])).toEqual([
-      ["OPEN", payload, null, "2026-11-21T10:00:00.000Z"],
-      ["CLOSE", [], null, "2026-11-21T10:00:01.000Z"],
-    ]);
-    expect(stored[0]!.id).not.toBe(stored[1]!.id); // gen_random_uuid() per row
-    expect(stored[0]!.receivedAt.getTime()).toBeGreaterThanOrEqual(before - 5_000); // now()
-  });
-
-  it("takes a serial column's next value per row, in the rows' order, as values() does", async () => {
-    // audit_logs.id is a bigserial: its default is nextval of audit_logs_id_seq.
-    const entry = (message: string) => ({ tenantId, level: "info", category: "trade", source: "test", message, metadata: message === "b" ? { n: "1.50" } : null });
-    const viaValues = await t.ctx.db.insert(auditLogs).values([entry("v")]).returning();
-    const stored = await t.ctx.db.insert(auditLogs).select(unnestRows(auditLogs, ["a", "b", "c"].map(entry))).returning();
-    expect(stored.map((r) => [r.message, r.metadata, r.level])).toEqual([
-      ["a", null, "info"],
-      ["b", { n: "1.50" }, "info"],
-      ["c", null, "info"],
-    ]);
-    const ids = stored.map((r) => r.id);
-    expect(ids[0]! > viaValues[0]!.id && ids[1]! === ids[0]! + 1n && ids[2]! === ids[1] + 1n).toBe(true);
-  });
-
-  it("throws on no rows, and on an SQL or serial default left out by some rows only", () => {
-    expect(() => unnestRows(executions, [])).toThrow(/at least one row/);
-    const base = { tenantId, slaveAccountId: slaveId, action: "OPEN" };
-    expect(() => unnestRows(executions, [{ ...base, id: randomUUID() }, base])).toThrow(/id/);
-    const entry = { tenantId, level: "info", category: "trade", source: "test", message: "m" };
-    expect(() => unnestRows(auditLogs, [{ ...entry, id: 1n }, entry])).toThrow(/id/);
-  });
 
   it("fixedUnnest: the same rows as values(), whatever each row sets, with per-cell defaults from JavaScript and SQL", async () => {
     const at = new Date("2026-11-28T10:00:00.123Z");
@@ -109,6 +54,22 @@ describe.each(databaseKinds())("unnestRows on %s", (kind) => {
     expect(viaFixed[1]).toMatchObject({ status: "pending", deliveryCount: 0, volume: "12.345678901234567890", defaultSpec: true });
     expect(viaFixed[1]!.id).not.toBe(id);
     expect(viaFixed[1]!.createdAt.getTime()).toBeGreaterThanOrEqual(before - 5_000);
+  });
+
+  it("fixedUnnest: SQL defaults for cells no row sets, json round-trips", async () => {
+    const before = Date.now();
+    const payload = { order: { ticket: "1", volume: "0.50" }, note: 'q"uote {a,b}' };
+    const rows = [
+      { tenantId, type: "OPEN", externalId: "e1", idempotencyKey: "k1", payload, masterTs: new Date("2026-11-21T10:00:00Z") },
+      { tenantId, type: "CLOSE", externalId: "e2", idempotencyKey: "k2", payload: [], masterTs: new Date("2026-11-21T10:00:01Z") },
+    ];
+    const stored = await runRaw(t.ctx.db, insertEvents, fixedEvents.params(rows));
+    expect(stored.map((r) => [r.type, r.payload, r.signalId, r.masterTs.toISOString()])).toEqual([
+      ["OPEN", payload, null, "2026-11-21T10:00:00.000Z"],
+      ["CLOSE", [], null, "2026-11-21T10:00:01.000Z"],
+    ]);
+    expect(stored[0]!.id).not.toBe(stored[1]!.id); // gen_random_uuid() per row
+    expect(stored[0]!.receivedAt.getTime()).toBeGreaterThanOrEqual(before - 5_000); // now()
   });
 
   it("fixedUnnest: a serial column set by some rows only takes its sequence's next value for the others", async () => {
