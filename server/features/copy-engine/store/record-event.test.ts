@@ -31,7 +31,7 @@ describe.each(databaseKinds())("recordEvent on %s", (kind) => {
   const newSignal = async (tenant: string, ticket: string) => {
     const [row] = await t.ctx.db
       .insert(signals)
-      .values({ tenantId: tenant, masterTicket: ticket, symbol: "EURUSD", side: "BUY", orderType: "MARKET", volume: "1.00", openVolume: "1.00", price: "1.08450", openedAt: new Date() })
+      .values({ tenantId: tenant, masterTicket: ticket, symbol: "EURUSD", side: "BUY", orderType: "MARKET", volume: "1.00", openVolume: "1.00", price: "1.08450", tp: "1.10000", openedAt: new Date() })
       .returning();
     return row!;
   };
@@ -82,7 +82,8 @@ describe.each(databaseKinds())("recordEvent on %s", (kind) => {
       ],
       signalChanges: { volume: "0.60", masterClosedAt: closedAt, finalStatus: "closed" },
       moreSignalChanges: [
-        { signalId: leg.id, changes: { sl: "1.07000", tp: null } },
+        // undefined leaves the column as it is (as Drizzle's set() did); null clears it.
+        { signalId: leg.id, changes: { sl: "1.07000", tp: null, price: undefined } },
         { signalId: untouched.id, changes: {} },
       ],
     });
@@ -112,7 +113,7 @@ describe.each(databaseKinds())("recordEvent on %s", (kind) => {
     const after = new Map((await t.ctx.db.select().from(signals).where(eq(signals.tenantId, tenantId))).map((s) => [s.id, s]));
     expect(after.get(signal.id)).toMatchObject({ volume: "0.60", finalStatus: "closed", openVolume: "1.00", sl: null });
     expect(after.get(signal.id)!.masterClosedAt?.toISOString()).toBe(closedAt.toISOString());
-    expect(after.get(leg.id)).toMatchObject({ sl: "1.07000", tp: null, openVolume: "1.00" });
+    expect(after.get(leg.id)).toMatchObject({ sl: "1.07000", tp: null, openVolume: "1.00", price: "1.08450" });
     expect(after.get(untouched.id)).toEqual(untouched);
   });
 

@@ -111,10 +111,14 @@ function statementOf(shape: Shape): RawStatement<ExecutionRow> {
 export async function recordEvent(tx: Db, r: EventRecord): Promise<ExecutionRow[]> {
   // The statement completes the key under the event's tenant ($1).
   if (r.idempotency.tenantId !== r.tenantId) throw new Error("recordEvent: the idempotency record belongs to another tenant");
-  const updates: { signalId: string; changes: SignalChanges }[] = [];
-  if (r.signalChanges && Object.keys(r.signalChanges).length > 0) updates.push({ signalId: r.signalId, changes: r.signalChanges });
-  for (const m of r.moreSignalChanges ?? []) if (Object.keys(m.changes).length > 0) updates.push(m);
-  const shape: Shape = { orders: r.executions.length > 0, updates: updates.map((u) => Object.keys(u.changes).sort()) };
+  // A column set to undefined is left as it is (as Drizzle's set() does); null writes NULL.
+  const setColumns = (c: SignalChanges) => Object.keys(c).filter((k) => (c as Record<string, unknown>)[k] !== undefined).sort();
+  const updates: { signalId: string; changes: SignalChanges; columns: string[] }[] = [];
+  for (const u of [...(r.signalChanges ? [{ signalId: r.signalId, changes: r.signalChanges }] : []), ...(r.moreSignalChanges ?? [])]) {
+    const columns = setColumns(u.changes);
+    if (columns.length > 0) updates.push({ ...u, columns });
+  }
+  const shape: Shape = { orders: r.executions.length > 0, updates: updates.map((u) => u.columns) };
   const params: unknown[] = [
     r.tenantId,
     r.eventId,
@@ -131,10 +135,10 @@ export async function recordEvent(tx: Db, r: EventRecord): Promise<ExecutionRow[
     cell(idempotencyColumns.responseBody, r.idempotency.body),
     ...auditRows.params(r.audits.map(toAuditRow)),
   ];
-  updates.forEach((u, i) => {
+  for (const u of updates) {
     params.push(u.signalId);
-    for (const k of shape.updates[i]!) params.push(cell(signalColumns[k]!, (u.changes as Record<string, unknown>)[k]));
-  });
+    for (const k of u.columns) params.push(cell(signalColumns[k]!, (u.changes as Record<string, unknown>)[k]));
+  }
   if (shape.orders) params.push(...orderRows.params(r.executions));
   return runRaw(tx, statementOf(shape), params);
 }
