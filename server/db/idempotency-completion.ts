@@ -1,12 +1,14 @@
 /**
  * Completing an idempotency record (docs/bridge-protocol.md §4.2) as a value handed across
  * features: the bridge begins the record (features/bridge/idempotency.ts) and hands the copy engine
- * an `IdempotencyCompletion`; the copy engine's store folds `completeIdempotencyQuery` into the
- * single statement that writes the work. Living in db/, it lets the copy engine complete the
- * record without importing the bridge (which imports the copy engine: no cycle).
+ * an `IdempotencyCompletion`; the copy engine's store folds `completeIdempotencyText` into the
+ * single statement that writes the work (copy-engine/store/record-event.ts), or runs it alone
+ * (`completeIdempotency`). Living in db/, it lets the copy engine complete the record without
+ * importing the bridge (which imports the copy engine: no cycle). Fixed text (db/raw.ts): it runs
+ * on every master signal.
  */
-import { and, eq } from "drizzle-orm";
 import type { Db } from "./client.ts";
+import { rawStatement, runRaw } from "./raw.ts";
 import { idempotencyKeys } from "./schema.ts";
 
 /** The response `key` answers from now on: HTTP `status` and JSON `body`. */
@@ -18,14 +20,23 @@ export interface IdempotencyCompletion {
 }
 
 /**
- * Inside the work's transaction: the (unexecuted) update marking the key `done` with its response,
- * returned as a query so the caller can run it as a data-modifying CTE of its own write. Returns
- * `{ key }` for the row it completed (none when the marker is gone).
+ * The update marking the key `done` with its response, reading `$first` … `$first + 3` (tenant,
+ * key, status, body: `completeIdempotencyParams`); returns the key it completed (none when the
+ * marker is gone). For a data-modifying CTE of the caller's own statement.
  */
-export function completeIdempotencyQuery(tx: Db, c: IdempotencyCompletion) {
-  return tx
-    .update(idempotencyKeys)
-    .set({ state: "done", responseStatus: c.status, responseBody: c.body })
-    .where(and(eq(idempotencyKeys.tenantId, c.tenantId), eq(idempotencyKeys.key, c.key)))
-    .returning({ key: idempotencyKeys.key });
+export function completeIdempotencyText(first: number): string {
+  return `update idempotency_keys set "state" = 'done', "response_status" = $${first + 2}::integer, "response_body" = $${first + 3}::jsonb
+    where "tenant_id" = $${first}::uuid and "key" = $${first + 1}::text returning "key"`;
+}
+
+/** The parameters of `completeIdempotencyText`, in order. */
+export function completeIdempotencyParams(c: IdempotencyCompletion): unknown[] {
+  return [c.tenantId, c.key, c.status, idempotencyKeys.responseBody.mapToDriverValue(c.body)];
+}
+
+const completeStatement = rawStatement("idempotency_complete", completeIdempotencyText(1));
+
+/** Inside the work's transaction: marks the key `done` with its response, alone. */
+export async function completeIdempotency(db: Db, c: IdempotencyCompletion): Promise<void> {
+  await runRaw(db, completeStatement, completeIdempotencyParams(c));
 }

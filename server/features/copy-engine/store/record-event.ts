@@ -20,10 +20,10 @@ import { getTableColumns } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { SignalEvent } from "#contract";
 import type { Db } from "../../../db/client.ts";
-import type { IdempotencyCompletion } from "../../../db/idempotency-completion.ts";
+import { completeIdempotencyParams, completeIdempotencyText, type IdempotencyCompletion } from "../../../db/idempotency-completion.ts";
 import { rawStatement, runRaw, tableColumns, tableRow, type RawStatement } from "../../../db/raw.ts";
 import { fixedUnnest } from "../../../db/unnest-rows.ts";
-import { executions, idempotencyKeys, signalEvents, signals } from "../../../db/schema.ts";
+import { executions, signalEvents, signals } from "../../../db/schema.ts";
 import { auditEntryRows as auditRows, toAuditRow, type AuditEntry } from "../../audit/write-audit-log.ts";
 import type { ExecutionRow } from "../../signals/mappers.ts";
 
@@ -54,7 +54,6 @@ export interface EventRecord {
 const orderRows = fixedUnnest(executions);
 const signalColumns = getTableColumns(signals) as Record<string, PgColumn>;
 const eventColumns = getTableColumns(signalEvents);
-const idempotencyColumns = getTableColumns(idempotencyKeys);
 
 /** A driver value for one column (null stays null). */
 function cell(column: PgColumn, v: unknown): unknown {
@@ -71,23 +70,22 @@ type Shape = { orders: boolean; updates: string[][] };
 const statements = new Map<string, RawStatement<ExecutionRow>>();
 
 /**
- * The fixed text of one shape. Parameters: $1 tenant, $2–$10 the event row, $11–$13 the
- * idempotency completion, then the audit arrays, then per signal update its id and its values,
- * then the order arrays.
+ * The fixed text of one shape. Parameters: $1 tenant, $2–$10 the event row, $11–$14 the
+ * idempotency completion (db/idempotency-completion.ts), then the audit arrays, then per signal
+ * update its id and its values, then the order arrays.
  */
 function statementOf(shape: Shape): RawStatement<ExecutionRow> {
   const key = `${shape.orders ? "orders" : "none"}|${shape.updates.map((u) => u.join(",")).join(";")}`;
   const known = statements.get(key);
   if (known) return known;
-  let next = 14;
+  let next = 15;
   const ctes: string[] = [];
   const event = `insert into signal_events ("id", "tenant_id", "signal_id", "type", "external_id", "idempotency_key", "payload", "master_ts", "received_at", "terminal_to_bridge_ms")
     values ($2::uuid, $1::uuid, $3::uuid, $4::text, $5::text, $6::text, $7::jsonb, $8::timestamptz, $9::timestamptz, $10::integer)`;
   if (shape.orders) ctes.push(`event as (${event} returning "id")`);
   ctes.push(`audit as (insert into audit_logs (${auditRows.columns}) ${auditRows.select(next)} returning "id")`);
   next += auditRows.count;
-  ctes.push(`idempotency as (update idempotency_keys set "state" = 'done', "response_status" = $12::integer, "response_body" = $13::jsonb
-    where "tenant_id" = $1::uuid and "key" = $11::text returning "key")`);
+  ctes.push(`idempotency as (${completeIdempotencyText(11)})`);
   // One update per signal: different rows, so no two CTEs touch the same row.
   shape.updates.forEach((cols, i) => {
     const id = next++;
@@ -109,7 +107,7 @@ function statementOf(shape: Shape): RawStatement<ExecutionRow> {
  * constraint the domain should have made impossible), unchanged.
  */
 export async function recordEvent(tx: Db, r: EventRecord): Promise<ExecutionRow[]> {
-  // The statement completes the key under the event's tenant ($1).
+  // Everything the statement writes belongs to one tenant.
   if (r.idempotency.tenantId !== r.tenantId) throw new Error("recordEvent: the idempotency record belongs to another tenant");
   // A column set to undefined is left as it is (as Drizzle's set() does); null writes NULL.
   const setColumns = (c: SignalChanges) => Object.keys(c).filter((k) => (c as Record<string, unknown>)[k] !== undefined).sort();
@@ -130,9 +128,7 @@ export async function recordEvent(tx: Db, r: EventRecord): Promise<ExecutionRow[
     cell(eventColumns.masterTs, new Date(r.event.ts * 1000)),
     cell(eventColumns.receivedAt, r.receivedAt),
     r.terminalToBridgeMs ?? null,
-    r.idempotency.key,
-    r.idempotency.status,
-    cell(idempotencyColumns.responseBody, r.idempotency.body),
+    ...completeIdempotencyParams(r.idempotency),
     ...auditRows.params(r.audits.map(toAuditRow)),
   ];
   for (const u of updates) {

@@ -9,7 +9,7 @@
 import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
 import type { OrderType, Side } from "#contract";
 import type { Db } from "../../../db/client.ts";
-import { completeIdempotencyQuery, type IdempotencyCompletion } from "../../../db/idempotency-completion.ts";
+import { completeIdempotency, type IdempotencyCompletion } from "../../../db/idempotency-completion.ts";
 import { idempotencyKeys, signals } from "../../../db/schema.ts";
 import { ofTenant } from "../../../db/scope.ts";
 
@@ -51,7 +51,7 @@ export async function beginSnapshotAction(db: Db, tenantId: string, key: string,
 
 /** Marks an action refused (404/409/400) as done with its error, so the same snapshot does not retry it. */
 export async function completeSnapshotAction(db: Db, completion: IdempotencyCompletion): Promise<void> {
-  await completeIdempotencyQuery(db, completion);
+  await completeIdempotency(db, completion);
 }
 
 /** Drops the record of an action that failed unexpectedly, so the next processing retries it. */
