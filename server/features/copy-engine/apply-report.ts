@@ -29,7 +29,6 @@ import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../../http/context.ts";
 import { conflict, notFound } from "../../http/errors.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
-import { writeAuditLogs } from "../audit/write-audit-log.ts";
 import type { ExecutionRow } from "../signals/mappers.ts";
 import { closeAllLinks, linkAfterReport, opposite, reportMeasuresLatency, slaveOrderHops, slippagePoints, toServerClockMs, type CopyLink, type LinkChange } from "./domain/index.ts";
 import { emptyEffects, type CopyEffects } from "./effects.ts";
@@ -42,9 +41,7 @@ import {
   loadOpeningVolumes,
   loadReportOrders,
   loadSlaveCopies,
-  lockSignalsReports,
   writeCloseAll,
-  writeCopyLinks,
   writeReports,
   type LinkWrite,
   type ReportOrder,
@@ -166,10 +163,9 @@ export async function applyReportBatch(tx: Db, tenantId: string, jobs: ReportJob
     if (order.row.action === "CLOSE_ALL") break;
   }
 
-  // Reports of one signal's copies are applied one at a time (see lockSignalsReports); the
-  // copies' links are read under those locks.
+  // Reports of one signal's copies are applied one at a time (lockSignalReports): loadReportOrders
+  // took the locks of the orders' signals, so the copies' links are read under them.
   const copies = applying.flatMap(({ order: { row } }) => (row.signalId ? [{ signalId: row.signalId, slaveAccountId: row.slaveAccountId }] : []));
-  await lockSignalsReports(tx, copies.map((c) => c.signalId));
   const links = await loadCopyLinks(tx, tenantId, copies);
   const inDatabase = new Set(links.keys());
   const closingUnlinked = applying.flatMap(({ order: { row } }) =>
@@ -202,8 +198,7 @@ export async function applyReportBatch(tx: Db, tenantId: string, jobs: ReportJob
 
   // Write.
   const now = new Date(Math.max(...decided.map((d) => d.job.now.getTime())));
-  const updated = await writeReports(tx, tenantId, outcomes);
-  await writeCopyLinks(tx, tenantId, [...linkWrites.values()], now);
+  const updated = await writeReports(tx, tenantId, outcomes, [...linkWrites.values()], now);
   const closeAll = decided.find((d) => d.order.row.action === "CLOSE_ALL" && d.job.report.status === "closed");
   if (closeAll) {
     const slaveId = closeAll.order.row.slaveAccountId;
@@ -214,14 +209,12 @@ export async function applyReportBatch(tx: Db, tenantId: string, jobs: ReportJob
     closeAll.touched.push(...plan.touchedSignalIds);
   }
   const touched = new Set(decided.flatMap((d) => d.touched));
-  const { ended, alreadyEnded } = await endSignals(tx, tenantId, decided.flatMap((d) => d.signalIds), now);
+  // The audit entries (one per report) are written by the completion facts' statement.
+  const audits = decided.map((d) => auditOf(d.job.account, updated.get(d.order.row.id)!, d.job.report, suspectFill(d.order.row, d.job.report)));
+  const { ended, alreadyEnded } = await endSignals(tx, tenantId, decided.flatMap((d) => d.signalIds), now, { audits });
   // A late report about a signal that already ended (silence timeout, docs/bridge-protocol.md
   // §5): the copy is updated above, the signal stays ended; its slaves still to confirm change.
   const late = await loadEndedSignals(tx, tenantId, alreadyEnded.filter((id) => touched.has(id)));
-  await writeAuditLogs(
-    tx,
-    decided.map((d) => auditOf(d.job.account, updated.get(d.order.row.id)!, d.job.report, suspectFill(d.order.row, d.job.report))),
-  );
 
   // Each ended or re-published signal goes with the last report about it.
   const lastAbout = new Map<string, number>();

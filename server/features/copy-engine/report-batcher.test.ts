@@ -13,7 +13,7 @@ import { databaseKinds } from "../../../e2e/support/databases.ts";
 import type { Db } from "../../db/client.ts";
 import { accounts, auditLogs, executions, positionLinks, signalEvents, signals } from "../../db/schema.ts";
 import type { AppError } from "../../http/errors.ts";
-import { createTestContext, seedTenant, type TestContext } from "../../test-support/context.ts";
+import { createTestContext, recordStatements, seedTenant, type TestContext } from "../../test-support/context.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
 import { applyReportBatch, type ReportJob, type ReportResult } from "./apply-report.ts";
 import { ReportBatcher } from "./report-batcher.ts";
@@ -140,6 +140,37 @@ describe.each(databaseKinds())("report group commit on %s", (kind) => {
     const links = await linksOf(signalId);
     expect(links.find((l) => l.slaveAccountId === slaves[0]!.id)).toMatchObject({ status: "closed", slaveTicket: "90" });
     expect(links.find((l) => l.slaveAccountId === slaves[5]!.id)).toMatchObject({ status: "open", volume: "1.00" });
+  });
+
+  it("applies a batch in one statement per step: orders with their signals' locks, links, outcomes with the link changes, completion facts with the audit entries", async () => {
+    const sent: string[][] = [];
+    batcher = new ReportBatcher(t.ctx.relaxedDb, async (tx: Db, tenant: string, jobs: ReportJob[]) => {
+      const statements = recordStatements(tx);
+      const before = statements.length;
+      const out = await applyReportBatch(tx, tenant, jobs);
+      sent.push(statements.slice(before));
+      return out;
+    });
+    const { signalId, orders } = await copied("OPEN");
+    await Promise.all(slaves.map((s, i) => submit(job(s, orders[i]!.id, "filled", `9${i}`))));
+    await t.ctx.db.update(signals).set({ masterClosedAt: new Date(), openVolume: "0" }).where(eq(signals.id, signalId));
+    const closes = await copied("CLOSE", signalId);
+    const closed = await Promise.all(slaves.map((s, i) => submit(job(s, closes.orders[i]!.id, "closed", `9${i}`))));
+
+    // Opens: 4 statements (were 7: the locks, the links' insert and the audit entries apart).
+    // Closes: 5, the signal's end the fifth (were 8).
+    expect(sent.map((texts) => texts.length)).toEqual([4, 5]);
+    for (const texts of sent) {
+      expect(texts[0]).toMatch(/for update of e[\s\S]*pg_advisory_xact_lock/);
+      expect(texts[2]).toMatch(/insert into position_links[\s\S]*update position_links[\s\S]*update executions/);
+      expect(texts[3]).toMatch(/insert into audit_logs[\s\S]*from signals s/);
+    }
+    expect(closed.flatMap((a) => a.effects.closedSignalIds)).toEqual([signalId]);
+    const links = await linksOf(signalId);
+    expect(links.map((l) => [l.slaveAccountId, l.slaveTicket, l.status]).sort()).toEqual(slaves.map((s, i) => [s.id, `9${i}`, "closed"]).sort());
+    const trade = await t.ctx.db.select().from(auditLogs).where(and(eq(auditLogs.tenantId, tenantId), eq(auditLogs.category, "trade"), eq(auditLogs.signalId, signalId)));
+    expect(trade).toHaveLength(20);
+    expect(trade.filter((a) => a.message.startsWith("CLOSE EURUSD BUY 1.00 on ")).length).toBe(10);
   });
 
   it("runs a batch whose transaction fails again one report per transaction", async () => {

@@ -76,7 +76,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
 
   it("the outcomes' update reaches each order by id", async () => {
     const rows = ids.map((id) => ({ id, status: "filled", reported_at: new Date().toISOString() }));
-    const nodes = await explain(reportStatementsForPlans().writeOutcomes.text, [tenantId, JSON.stringify(rows), ids]);
+    const nodes = await explain(reportStatementsForPlans().writeOutcomes.text, [tenantId, JSON.stringify(rows), ids, "[]", "[]"]);
     const reads = onExecutions(nodes).filter((n) => n["Node Type"] !== "ModifyTable");
     expect(reads.length, describePlan(nodes)).toBeGreaterThan(0);
     for (const n of reads) expect(n["Actual Rows"] * n["Actual Loops"], describePlan(nodes)).toBeLessThanOrEqual(ids.length);

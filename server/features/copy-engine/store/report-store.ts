@@ -1,11 +1,12 @@
 /**
  * Store of slaves' execution reports, a batch at a time (apply-report.ts). Loads: the orders
- * (locked for update, in id order) with their master events' arrival times (loadReportOrders);
- * after the per-signal locks (lockSignalsReports, sorted), the copies' links (loadCopyLinks), the
- * opening orders' volumes of closes reported before any open (loadOpeningVolumes) or, for CLOSE_ALL, every link and unreported open of the slave
- * (loadSlaveCopies). Writes: the orders' reported outcomes (writeReports, one statement) and the
- * link changes the domain decided (writeCopyLinks, writeCloseAll). Statements kept together here
- * for review.
+ * (locked for update, in id order) with their master events' arrival times, and in the same
+ * statement the per-signal report locks of their signals (sorted) — loadReportOrders; after those
+ * locks, the copies' links (loadCopyLinks), the opening orders' volumes of closes reported before
+ * any open (loadOpeningVolumes) or, for CLOSE_ALL, every link and unreported open of the slave
+ * (loadSlaveCopies). Writes: the orders' reported outcomes with the link changes the domain decided
+ * (writeReports, one statement) and a CLOSE_ALL's links (writeCloseAll). Statements kept together
+ * here for review; each round trip saved is one per report batch (issue 15, goal 1).
  */
 import { eq, inArray, isNotNull } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
@@ -35,20 +36,31 @@ const TENANT_OFF_INDEX = (alias: string): string => `(${alias}.tenant_id = $1) i
 
 // Hot path (one batch of reports per transaction, report-batcher.ts): fixed statements, each
 // covering every report of the batch; no query building per call.
+//
+// The orders, locked for update in id order, then the report lock (lockSignalReports) of every
+// signal they belong to, in uuid order (a uuid sorts as its lowercase text: the order of the other
+// lock takers' JavaScript sort), in one statement: the CTE is materialised (named twice), so its
+// rows are locked once; the lock count is a scalar subquery over it, run once when the first row
+// is returned (none: no order, no lock). A lock of a signal whose report the batch then refuses
+// or defers is harmless: it is held to the commit like the others. The links are read by the NEXT
+// statement, whose snapshot is taken after the locks.
 const ordersForReport = rawStatement(
   "report_load_orders",
-  `select ${tableColumns(executions, "e")}, ev.received_at as "receivedAt", ev.terminal_to_bridge_ms as "terminalToBridgeMs"
-   from executions e left join signal_events ev on ev.id = e.event_id
-   where ${TENANT_OFF_INDEX("e")} and e.id = any($2::uuid[])
-   order by e.id for update of e`,
+  `with o as (
+     select ${tableColumns(executions, "e")}, ev.received_at as "receivedAt", ev.terminal_to_bridge_ms as "terminalToBridgeMs"
+     from executions e left join signal_events ev on ev.id = e.event_id
+     where ${TENANT_OFF_INDEX("e")} and e.id = any($2::uuid[])
+     order by e.id for update of e
+   )
+   select o.*, (select count(pg_advisory_xact_lock(hashtextextended(l.signal_id::text, 1)))
+       from (select distinct o2."signalId" as signal_id from o o2 where o2."signalId" is not null order by 1) l)::int as "signalLocks"
+   from o`,
   (r) => ({
     row: execRow(r),
     receivedAt: r.receivedAt == null ? null : new Date(r.receivedAt as string | Date),
     terminalToBridgeMs: r.terminalToBridgeMs == null ? null : Number(r.terminalToBridgeMs),
   }),
 );
-// One row whatever the count: the locks are taken in the array's order (unnest keeps it).
-const signalReportLocks = rawStatement("report_signal_locks", "select count(pg_advisory_xact_lock(hashtextextended(u.s, 1))) as n from unnest($1::text[]) as u(s)");
 const signalReportLock = rawStatement("report_signal_lock", "select pg_advisory_xact_lock(hashtextextended($1::text, 1))");
 const copyLinks = rawStatement(
   "report_copy_links",
@@ -84,7 +96,11 @@ export interface ReportOrder {
   terminalToBridgeMs: number | null;
 }
 
-/** The tenant's orders among `orderIds` (row locks, taken in id order), by id; an unknown id is absent. */
+/**
+ * The tenant's orders among `orderIds` (row locks, taken in id order), by id; an unknown id is
+ * absent. The same statement takes the report lock (lockSignalReports) of every signal of the
+ * orders found, sorted, held until commit: read the copies' links after this call, not before.
+ */
 export async function loadReportOrders(tx: Db, tenantId: string, orderIds: string[]): Promise<Map<string, ReportOrder>> {
   const rows = await runRaw(tx, ordersForReport, [tenantId, [...new Set(orderIds)]]);
   return new Map(rows.map((r) => [r.row.id, r]));
@@ -94,16 +110,11 @@ export async function loadReportOrders(tx: Db, tenantId: string, orderIds: strin
  * Reports of one signal's copies are applied one at a time (transaction-scoped advisory lock):
  * each decides whether the signal is complete from the other copies' state, and two concurrent
  * transactions would each still see the other's copy open (READ COMMITTED), so neither would end
- * the signal. Held until commit.
+ * the signal. Held until commit. Several signals: in sorted order (two transactions never wait on
+ * each other in a cycle); a report batch takes its signals' locks in loadReportOrders.
  */
 export async function lockSignalReports(tx: Db, signalId: string): Promise<void> {
   await runRaw(tx, signalReportLock, [signalId]);
-}
-
-/** lockSignalReports for several signals in one statement, in sorted order (two batches never wait on each other in a cycle). */
-export async function lockSignalsReports(tx: Db, signalIds: string[]): Promise<void> {
-  const ids = [...new Set(signalIds)].sort();
-  if (ids.length > 0) await runRaw(tx, signalReportLocks, [ids]);
 }
 
 /** The links of the listed copies (read after their signals' locks), by copyKey; a copy without a link is absent. */
@@ -145,10 +156,34 @@ export type ReportedOutcome = Required<
   >
 >;
 
+/** A copy's link as it must be stored after the batch: `insert` (none in the database; a concurrent insert of the same copy wins) or `update`. */
+export interface LinkWrite {
+  signalId: string;
+  slaveAccountId: string;
+  write: "insert" | "update";
+  link: CopyLink;
+}
+
+const linkColumns = `(signal_id uuid, slave_account_id uuid, slave_ticket text, volume numeric, status text, closed_at timestamptz)`;
+
+// The outcomes and the link changes of a batch in ONE statement (one round trip, not three):
+// the links' insert and update ride as data-modifying CTEs of the outcomes' update. They touch
+// disjoint rows (a copy is written at most once per batch, inserted only when it has no link), so
+// the CTEs' shared snapshot changes nothing; an empty list inserts or updates nothing.
 // Decimals travel as JSON strings and are read by numeric's own input function: no float on the way.
 const writeOutcomes = rawStatement(
   "report_write_outcomes",
-  `update executions e set status = v.status, slave_ticket = v.slave_ticket, fill_price = v.fill_price,
+  `with link_insert as (
+     insert into position_links (tenant_id, signal_id, slave_account_id, slave_ticket, volume, status, closed_at)
+     select $1, l.signal_id, l.slave_account_id, l.slave_ticket, l.volume, l.status, l.closed_at
+     from jsonb_to_recordset($4::jsonb) as l${linkColumns}
+     on conflict do nothing
+   ), link_update as (
+     update position_links pl set slave_ticket = l.slave_ticket, volume = l.volume, status = l.status, closed_at = l.closed_at
+     from jsonb_to_recordset($5::jsonb) as l${linkColumns}
+     where pl.tenant_id = $1 and pl.signal_id = l.signal_id and pl.slave_account_id = l.slave_account_id
+   )
+   update executions e set status = v.status, slave_ticket = v.slave_ticket, fill_price = v.fill_price,
      fill_time = v.fill_time, point = v.point, profit = v.profit, error_code = v.error_code,
      error_message = v.error_message, latency_ms = v.latency_ms, slippage_pts = v.slippage_pts,
      reported_at = v.reported_at, report_hash = v.report_hash, report_signature = v.report_signature,
@@ -165,9 +200,35 @@ const writeOutcomes = rawStatement(
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
-/** Stores each order's reported outcome (one statement); returns the orders as stored, by id. Each id at most once. */
-export async function writeReports(tx: Db, tenantId: string, outcomes: { id: string; outcome: ReportedOutcome }[]): Promise<Map<string, ExecutionRow>> {
-  if (outcomes.length === 0) return new Map();
+/** The links' JSON record set for writeOutcomes ($4 inserts, $5 updates); `closed_at` = `now` for a closed link. */
+const linksJson = (ws: LinkWrite[], now: Date): string =>
+  JSON.stringify(
+    ws.map((w) => ({
+      signal_id: w.signalId,
+      slave_account_id: w.slaveAccountId,
+      slave_ticket: w.link.slaveTicket,
+      volume: w.link.volume,
+      status: w.link.status,
+      closed_at: w.link.status === "closed" ? now.toISOString() : null,
+    })),
+  );
+
+/**
+ * Stores each order's reported outcome and the batch's link changes (new links inserted, changed
+ * ones updated; `now` is a closed link's `closed_at`), in one statement; returns the orders as
+ * stored, by id. Each order id and each copy at most once. Throws when an order is not updated.
+ */
+export async function writeReports(
+  tx: Db,
+  tenantId: string,
+  outcomes: { id: string; outcome: ReportedOutcome }[],
+  links: LinkWrite[],
+  now: Date,
+): Promise<Map<string, ExecutionRow>> {
+  if (outcomes.length === 0) {
+    if (links.length > 0) throw new Error("writeReports: link changes without an outcome");
+    return new Map();
+  }
   const rows = outcomes.map(({ id, outcome: o }) => ({
     id,
     status: o.status,
@@ -188,51 +249,11 @@ export async function writeReports(tx: Db, tenantId: string, outcomes: { id: str
     bridge_to_slave_ms: o.bridgeToSlaveMs,
     slave_execution_ms: o.slaveExecutionMs,
   }));
-  const updated = await runRaw(tx, writeOutcomes, [tenantId, JSON.stringify(rows), rows.map((r) => r.id)]);
+  const inserts = links.filter((w) => w.write === "insert");
+  const updates = links.filter((w) => w.write === "update");
+  const updated = await runRaw(tx, writeOutcomes, [tenantId, JSON.stringify(rows), rows.map((r) => r.id), linksJson(inserts, now), linksJson(updates, now)]);
   if (updated.length !== outcomes.length) throw new Error(`execution update returned ${updated.length} rows for ${outcomes.length}`);
   return new Map(updated.map((r) => [r.id, r]));
-}
-
-/** A copy's link as it must be stored after the batch: `insert` (none in the database; a concurrent insert of the same copy wins) or `update`. */
-export interface LinkWrite {
-  signalId: string;
-  slaveAccountId: string;
-  write: "insert" | "update";
-  link: CopyLink;
-}
-
-const linkColumns = `v(signal_id uuid, slave_account_id uuid, slave_ticket text, volume numeric, status text, closed_at timestamptz)`;
-const insertLinks = rawStatement(
-  "report_insert_links",
-  `insert into position_links (tenant_id, signal_id, slave_account_id, slave_ticket, volume, status, closed_at)
-   select $1, v.signal_id, v.slave_account_id, v.slave_ticket, v.volume, v.status, v.closed_at
-   from jsonb_to_recordset($2::jsonb) as ${linkColumns}
-   on conflict do nothing`,
-);
-const updateLinks = rawStatement(
-  "report_update_links",
-  `update position_links pl set slave_ticket = v.slave_ticket, volume = v.volume, status = v.status, closed_at = v.closed_at
-   from jsonb_to_recordset($2::jsonb) as ${linkColumns}
-   where pl.tenant_id = $1 and pl.signal_id = v.signal_id and pl.slave_account_id = v.slave_account_id`,
-);
-
-/** Stores the batch's link changes: one insert for the new links, one update for the changed ones. Each copy at most once. */
-export async function writeCopyLinks(tx: Db, tenantId: string, writes: LinkWrite[], now: Date): Promise<void> {
-  const json = (ws: LinkWrite[]) =>
-    JSON.stringify(
-      ws.map((w) => ({
-        signal_id: w.signalId,
-        slave_account_id: w.slaveAccountId,
-        slave_ticket: w.link.slaveTicket,
-        volume: w.link.volume,
-        status: w.link.status,
-        closed_at: w.link.status === "closed" ? now.toISOString() : null,
-      })),
-    );
-  const inserts = writes.filter((w) => w.write === "insert");
-  const updates = writes.filter((w) => w.write === "update");
-  if (inserts.length > 0) await runRaw(tx, insertLinks, [tenantId, json(inserts)]);
-  if (updates.length > 0) await runRaw(tx, updateLinks, [tenantId, json(updates)]);
 }
 
 /**
