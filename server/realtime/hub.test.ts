@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import type { ServerMessage } from "#contract";
 import { RealtimeHub, type HubSocket } from "./hub.ts";
@@ -21,6 +21,8 @@ function socket(readyState = 1) {
 }
 
 const closed: ServerMessage = { type: "trade_closed", data: { signalId: "a" } };
+/** Not urgent: waits for the coalescing window. */
+const quiet = (n: number): ServerMessage => ({ type: "account_deleted", data: { id: `a${n}` } });
 const paused: ServerMessage = { type: "tenant_updated", data: { copyPaused: true } };
 
 describe("RealtimeHub fan-out", () => {
@@ -97,6 +99,86 @@ describe("RealtimeHub fan-out", () => {
     await tick();
     expect(early.log).toEqual(["cork", "send trade_closed", "send tenant_updated", "uncork"]);
     expect(late.log).toEqual(["cork", "send tenant_updated", "uncork"]);
+  });
+});
+
+describe("RealtimeHub coalescing and yielding", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const kinds = (s: ReturnType<typeof socket>) => s.log.map((l) => l.replace(/^send /, ""));
+
+  it("an urgent message leaves on the next turn; the others wait for the window and ride along in one write", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "performance"] });
+    const hub = new RealtimeHub({ coalesceMs: 25 });
+    const a = socket();
+    hub.join("t1", a);
+    hub.publish("t1", { type: "tenant_updated", data: { copyPaused: false } });
+    await vi.advanceTimersByTimeAsync(1);
+    expect(kinds(a)).toEqual(["cork", "tenant_updated", "uncork"]);
+    // Two non-urgent messages 1 and 11 ms after that flush: nothing before 25 ms, then one write.
+    hub.publish("t1", quiet(1));
+    await vi.advanceTimersByTimeAsync(10);
+    hub.publish("t1", quiet(2));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(a.log).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(5);
+    expect(kinds(a).slice(3)).toEqual(["cork", "account_deleted", "account_deleted", "uncork"]);
+    // A non-urgent message, then an urgent one before its window ends: both at once, in order.
+    hub.publish("t1", quiet(3));
+    await vi.advanceTimersByTimeAsync(3);
+    hub.publish("t1", closed);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(kinds(a).slice(7)).toEqual(["cork", "account_deleted", "trade_closed", "uncork"]);
+    // Nothing left behind: the cancelled timer writes nothing more.
+    await vi.advanceTimersByTimeAsync(100);
+    expect(a.log).toHaveLength(11);
+  });
+
+  it("after a quiet spell a non-urgent message leaves on the next turn", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "performance"] });
+    const hub = new RealtimeHub({ coalesceMs: 25 });
+    const a = socket();
+    hub.join("t1", a);
+    hub.publish("t1", quiet(1));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(a.log).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(30);
+    hub.publish("t1", quiet(2));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(a.log).toHaveLength(6);
+  });
+
+  it("writes a few sockets per turn; what is published meanwhile follows once every socket has the earlier frames", async () => {
+    const hub = new RealtimeHub({ coalesceMs: 0, socketsPerTurn: 2 });
+    const sockets = Array.from({ length: 5 }, () => socket());
+    const leaves = sockets.map((s) => hub.join("t1", s));
+    hub.publish("t1", closed);
+    await tick();
+    expect(sockets.map((s) => s.log.length)).toEqual([3, 3, 0, 0, 0]);
+    // Published while the first flush is under way; the fifth socket leaves before its turn.
+    hub.publish("t1", paused);
+    leaves[4]!();
+    for (let i = 0; i < 5; i++) await tick();
+    for (const s of sockets.slice(0, 4)) expect(kinds(s)).toEqual(["cork", "trade_closed", "uncork", "cork", "tenant_updated", "uncork"]);
+    expect(sockets[4]!.log).toEqual([]);
+  });
+
+  it("flush() writes the rest of a flush under way and what followed, at once", async () => {
+    const hub = new RealtimeHub({ coalesceMs: 0, socketsPerTurn: 1 });
+    const a = socket();
+    const b = socket();
+    hub.join("t1", a);
+    hub.join("t1", b);
+    hub.publish("t1", closed);
+    await tick();
+    expect([a.log.length, b.log.length]).toEqual([3, 0]);
+    hub.publish("t1", paused);
+    hub.flush();
+    expect(kinds(a)).toEqual(["cork", "trade_closed", "uncork", "cork", "tenant_updated", "uncork"]);
+    expect(kinds(b)).toEqual(["cork", "trade_closed", "uncork", "cork", "tenant_updated", "uncork"]);
+    for (let i = 0; i < 3; i++) await tick();
+    expect([a.log.length, b.log.length]).toEqual([6, 6]);
   });
 });
 
