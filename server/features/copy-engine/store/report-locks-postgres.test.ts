@@ -5,16 +5,10 @@
  * Seen from a second connection: the lock of a loaded order's signal is taken, another signal's is
  * free, and everything is free after the commit; another tenant's order ids lock nothing.
  */
-import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../../db/client.ts";
+import { executions, signals } from "../../../db/schema.ts";
 import { createTestContext, seedTenant, seedTenantWithSlave, type TestContext } from "../../../test-support/context.ts";
 import { loadReportOrders } from "./report-store.ts";
-
-async function rowsOf<T>(db: Db, statement: ReturnType<typeof sql>): Promise<T[]> {
-  const result: unknown = await db.execute(statement);
-  return (result as { rows: T[] }).rows;
-}
 
 describe.runIf(process.env.TEST_DATABASE_URL)("report batch locks on PostgreSQL", () => {
   let t: TestContext;
@@ -29,16 +23,14 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch locks on PostgreSQL"
 
   /** A signal with two pending orders on the slave (its open and its close); its id and the orders' ids. */
   async function signalWithOrders(ticket: string): Promise<{ signalId: string; orderIds: string[] }> {
-    const [signal] = await rowsOf<{ id: string }>(
-      t.ctx.db,
-      sql`insert into signals (tenant_id, master_ticket, symbol, side, order_type, volume, open_volume, price, opened_at)
-          values (${tenantId}, ${ticket}, 'EURUSD', 'BUY', 'MARKET', 1, 1, 1.1, now()) returning id`,
-    );
-    const orders = await rowsOf<{ id: string }>(
-      t.ctx.db,
-      sql`insert into executions (tenant_id, signal_id, slave_account_id, action, status, volume)
-          select ${tenantId}, ${signal!.id}, ${slaveId}, a.action, 'pending', 1 from unnest(array['OPEN', 'CLOSE']) as a(action) returning id`,
-    );
+    const [signal] = await t.ctx.db
+      .insert(signals)
+      .values({ tenantId, masterTicket: ticket, symbol: "EURUSD", side: "BUY", orderType: "MARKET", volume: "1", openVolume: "1", price: "1.1", openedAt: new Date() })
+      .returning();
+    const orders = await t.ctx.db
+      .insert(executions)
+      .values((["OPEN", "CLOSE"] as const).map((action) => ({ tenantId, signalId: signal!.id, slaveAccountId: slaveId, action, status: "pending", volume: "1" })))
+      .returning();
     return { signalId: signal!.id, orderIds: orders.map((o) => o.id) };
   }
 
