@@ -8,6 +8,9 @@ import { decimalInputSchema, decimalStringSchema, terminalText, text } from "./c
 import { errorCodeSchema, positiveDecimal, slaveConfigSchema, slaveSelector, terminalMsSchema, terminalTimeSchema, ticketSchema } from "./bridge.ts";
 import { orderActionSchema, orderTypeSchema, sideSchema } from "./signals.ts";
 
+/** Most execution reports one poll may carry (docs/bridge-protocol.md §6.2). */
+export const MAX_POLL_REPORTS = 100;
+
 /** POST /v1/slave/orders/poll — long-poll for orders. */
 export const slavePollSchema = z.object({
   ...slaveSelector,
@@ -22,6 +25,14 @@ export const slavePollSchema = z.object({
   redeliver: z.boolean().default(false),
   /** Free value making otherwise identical requests within one second distinct (replay protection). */
   nonce: text(64).optional(),
+  /**
+   * Execution reports riding on this poll (docs/bridge-protocol.md §6.2 "Reports on the poll"), at
+   * most MAX_POLL_REPORTS: each item is the body of POST /v1/slave/execution/report
+   * (executionReportSchema), checked and applied one by one BEFORE the poll claims orders, and
+   * answered in `reports` of the poll's answer, in the same order. Items are not validated here, so
+   * a malformed one gets its own 400 answer instead of refusing the poll (and the slave's orders).
+   */
+  reports: z.array(z.unknown()).max(MAX_POLL_REPORTS).optional(),
 });
 export type SlavePollInput = z.input<typeof slavePollSchema>;
 
@@ -58,9 +69,37 @@ export const slaveOrderSchema = z.object({
 });
 export type SlaveOrder = z.infer<typeof slaveOrderSchema>;
 
+/**
+ * The answer to one report carried by a poll: the standalone report's answer plus its `orderId`,
+ * or the error the standalone report would have got (`httpStatus` its HTTP status: 400 invalid,
+ * 403 another account, 404 not this account's order, 409 `conflict`).
+ */
+export const pollReportAnswerSchema = z.union([
+  z.object({
+    /** The item's orderId. */
+    orderId: z.string(),
+    ok: z.literal(true),
+    duplicate: z.boolean(),
+    executionId: z.string(),
+    status: z.string(),
+  }),
+  z.object({
+    /** The item's orderId, null when the item has none (a malformed item). */
+    orderId: z.string().nullable(),
+    ok: z.literal(false),
+    httpStatus: z.number().int(),
+    error: z.string(),
+    code: z.string(),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  }),
+]);
+export type PollReportAnswer = z.infer<typeof pollReportAnswerSchema>;
+
 export const slavePollResponseSchema = z.object({
   orders: z.array(slaveOrderSchema),
   config: slaveConfigSchema,
+  /** One answer per item of the poll's `reports`, in their order; absent when the poll carried none. */
+  reports: z.array(pollReportAnswerSchema).optional(),
 });
 export type SlavePollResponse = z.infer<typeof slavePollResponseSchema>;
 

@@ -1,7 +1,9 @@
 /**
  * A minimal in-process bridge for harness tests of the real EAs (master and slave): it answers
  * heartbeats, snapshots, symbol specs and master signal events with `ok`, hands queued slave
- * orders to the next poll (a poll waits up to its `waitMs`, at most 2 s, for one), and records
+ * orders to the next poll (a poll waits up to its `waitMs`, at most 2 s, for one), answers the
+ * reports a poll carries (docs/bridge-protocol.md §6.2 "Reports on the poll"; `refuseReport`
+ * refuses chosen ones, `pollReportAnswers` = false answers as a bridge without them), and records
  * every request body by path, in arrival order. Signatures are not checked (the signing is covered
  * by core-units.test.ts and the e2e terminals suite). docs/bridge-protocol.md §3–§8 and §10.
  */
@@ -17,6 +19,8 @@ export interface Received {
   body: Record<string, unknown>;
   /** When it arrived, unix ms. */
   at: number;
+  /** A poll's: the ids of the orders its answer handed out. */
+  handedOut?: string[];
 }
 
 /** An execution report as the slave EA sends it (the fields the tests read). */
@@ -38,6 +42,10 @@ export class FakeBridge {
   failHeartbeats = 0;
   /** Every request, in arrival order. */
   readonly received: Received[] = [];
+  /** Refuse the reports of these order ids (on the poll or on their own request) with this answer. */
+  readonly refuseReport = new Map<string, { httpStatus: number; code: string }>();
+  /** false: answer polls without `reports`, as a bridge that does not take them (the EA then sends each on its own request). */
+  pollReportAnswers = true;
   private queue: SlaveOrder[] = [];
   private wake: (() => void)[] = [];
   private server: Server | null = null;
@@ -66,8 +74,20 @@ export class FakeBridge {
     return this.received.filter((r) => r.path === path).map((r) => r.body);
   }
 
-  /** Execution reports received, oldest first. */
+  /**
+   * Execution reports received, oldest first: those carried by polls (each poll's in their order)
+   * and those sent on their own request. A refused report is listed too (it was received).
+   */
   get reports(): Report[] {
+    return this.received.flatMap((r) => {
+      if (r.path === "/v1/slave/execution/report") return [r.body as unknown as Report];
+      if (r.path === "/v1/slave/orders/poll" && Array.isArray(r.body.reports)) return r.body.reports as Report[];
+      return [];
+    });
+  }
+
+  /** Report bodies received on their own request (not on a poll), oldest first. */
+  get standaloneReports(): Report[] {
     return this.bodies("/v1/slave/execution/report") as unknown as Report[];
   }
 
@@ -106,7 +126,8 @@ export class FakeBridge {
       body = { unparseable: Buffer.concat(chunks).toString("utf8") };
     }
     const path = req.url ?? "";
-    this.received.push({ path, body, at: Date.now() });
+    const entry: Received = { path, body, at: Date.now() };
+    this.received.push(entry);
     const send = (status: number, json: unknown): void => {
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(json));
@@ -129,8 +150,11 @@ export class FakeBridge {
         return send(200, { ok: true, accountId: "acc-1", receivedAt: now, ignored: false });
       case "/v1/slave/symbols":
         return send(200, { ok: true, stored: Array.isArray(body.symbols) ? body.symbols.length : 0 });
-      case "/v1/slave/execution/report":
+      case "/v1/slave/execution/report": {
+        const refused = this.refuseReport.get(String(body.orderId));
+        if (refused) return send(refused.httpStatus, { error: "refused by the test", code: refused.code });
         return send(200, { ok: true, duplicate: false, executionId: randomUUID(), status: body.status });
+      }
       case "/v1/slave/orders/poll": {
         const waitMs = Math.min(Number(body.waitMs ?? 0), 2000);
         if (!this.queue.length && waitMs > 0) {
@@ -143,7 +167,14 @@ export class FakeBridge {
           });
         }
         const orders = this.queue.splice(0);
-        return send(200, { orders, config: this.config });
+        entry.handedOut = orders.map((o) => o.orderId);
+        const carried = Array.isArray(body.reports) ? (body.reports as Record<string, unknown>[]) : null;
+        const reports = carried?.map((r) => {
+          const refused = this.refuseReport.get(String(r.orderId));
+          if (refused) return { orderId: r.orderId, ok: false, httpStatus: refused.httpStatus, error: "refused by the test", code: refused.code };
+          return { orderId: r.orderId, ok: true, duplicate: false, executionId: randomUUID(), status: r.status };
+        });
+        return send(200, { orders, config: this.config, ...(reports && this.pollReportAnswers ? { reports } : {}) });
       }
       default:
         return send(404, { error: "not found", code: "not_found" });

@@ -3,10 +3,14 @@
  * 5 minutes, long-polls its orders (docs/bridge-protocol.md §6.2), reports a symbol's broker spec
  * the first time an order uses it, executes orders one at a time in the order received with a
  * broker latency, and reports every outcome — re-reporting instead of re-trading when an order is
- * delivered again. Like the MQL slave EAs it refuses an OPEN / PENDING_OPEN past its `expiresAtMs`
+ * delivered again. As the MQL slave EAs do, it polls again only once the orders of an answer are
+ * executed, and that poll carries their reports (docs/bridge-protocol.md §6.2 "Reports on the
+ * poll"); a pending order's trigger, seen on a tick while a poll waits, is reported on its own
+ * request. Like the MQL slave EAs it refuses an OPEN / PENDING_OPEN past its `expiresAtMs`
  * or while the bridge's config says close-only (position-book.ts), and logs close-only changes.
  */
-import type { SlaveConfig, SlaveHeartbeatResponse, SlaveOrder, SlavePollResponse } from "#contract";
+import type { ExecutionReportInput, PollReportAnswer, SlaveConfig, SlaveHeartbeatResponse, SlaveOrder, SlavePollResponse } from "#contract";
+import { MAX_POLL_REPORTS } from "#contract";
 import { BridgeHttpError, type BridgeClient } from "../bridge-client/client.ts";
 import type { PositionBook, Report } from "./position-book.ts";
 import type { PriceFeed } from "./price-feed.ts";
@@ -54,6 +58,14 @@ export interface SlaveEaOptions {
 
 type Task = { kind: "order"; order: SlaveOrder } | { kind: "report"; report: Report; origin?: SlaveOrder };
 
+/** A report waiting for the next poll: the body sent, its order (none: a trigger) and whether it re-reports a redelivery. */
+interface Outgoing {
+  body: ExecutionReportInput;
+  report: Report;
+  origin: SlaveOrder | undefined;
+  redelivery: boolean;
+}
+
 export class SlaveEa {
   private config: SlaveConfig | null = null;
   /** The request timeout and retries of the latest heartbeat answer (docs/bridge-protocol.md §4.1). */
@@ -72,6 +84,10 @@ export class SlaveEa {
   private readonly saver: ReturnType<typeof debouncedSaver>;
   /** Broker symbols whose spec the bridge has (reported once per run, on first use). */
   private readonly reportedSymbols = new Set<string>();
+  /** Reports for the next poll, oldest first. */
+  private outbox: Outgoing[] = [];
+  /** Resolves when the work queue is empty (the poll loop waits for it before polling again). */
+  private idle: (() => void) | undefined;
 
   constructor(private readonly o: SlaveEaOptions) {
     const path = o.statePath;
@@ -195,12 +211,31 @@ export class SlaveEa {
     const { signal } = this.abort;
     while (!signal.aborted) {
       try {
+        // As an EA: the orders of the last answer are executed before the next poll, which carries their reports.
+        await this.workDone();
+        if (signal.aborted) return;
+        const carried = this.outbox.splice(0, MAX_POLL_REPORTS);
         this.pollCtl = new AbortController();
-        const res = await this.o.pollChannel.poll(
-          { ...this.selector(), waitMs: this.draining ? 1000 : (this.o.pollWaitMs ?? 25_000), limit: 100, redeliver, nonce: `${this.o.name}-${++nonce}` },
-          AbortSignal.any([signal, this.pollCtl.signal]),
-        );
+        let res: SlavePollResponse;
+        try {
+          res = await this.o.pollChannel.poll(
+            {
+              ...this.selector(),
+              waitMs: this.draining ? 1000 : (this.o.pollWaitMs ?? 25_000),
+              limit: 100,
+              redeliver,
+              nonce: `${this.o.name}-${++nonce}`,
+              ...(carried.length ? { reports: carried.map((c) => c.body) } : {}),
+            },
+            AbortSignal.any([signal, this.pollCtl.signal]),
+          );
+        } catch (err) {
+          // Not answered: the reports go again on the next poll (reports are idempotent).
+          this.outbox.unshift(...carried);
+          throw err;
+        }
         redeliver = false;
+        this.settleReports(carried, res.reports);
         this.accept(res);
       } catch (err) {
         if (signal.aborted) return;
@@ -239,10 +274,18 @@ export class SlaveEa {
     this.wake?.();
   }
 
+  /** Resolves once nothing is queued or executing. */
+  private workDone(): Promise<void> {
+    if (!this.tasks.length && !this.busy) return Promise.resolve();
+    return new Promise((resolve) => (this.idle = resolve));
+  }
+
   private async workLoop(): Promise<void> {
     for (;;) {
       const task = this.tasks.shift();
       if (!task) {
+        this.idle?.();
+        this.idle = undefined;
         if (this.abort.signal.aborted) return;
         await new Promise<void>((resolve) => (this.wake = resolve));
         continue;
@@ -271,7 +314,10 @@ export class SlaveEa {
     this.inQueue.delete(order.orderId);
   }
 
-  /** Reports one outcome; retries transport failures and 5xx in a later second (a new signature). */
+  /**
+   * Reports one outcome: an executed order's on the next poll (the outbox), a trigger (no order)
+   * on its own request, which retries transport failures and 5xx in a later second (a new signature).
+   */
   private async report(report: Report, origin?: SlaveOrder, redelivery = false): Promise<void> {
     const { client, stats, log, name } = this.o;
     if (origin && !redelivery && this.o.rng.chance(this.o.chaos ?? 0)) {
@@ -280,15 +326,17 @@ export class SlaveEa {
       log.event(name, `${describeOrder(origin)} → ${describeReport(report, origin)} (report dropped on purpose: expect a redelivery)`);
       return;
     }
+    if (origin) {
+      this.outbox.push({ body: { ...this.selector(), ...report, ...latencyStamps(report) }, report, origin, redelivery });
+      // Only first deliveries: a redelivered order's age says nothing about execution speed.
+      if (!redelivery && origin.deliveryCount === 1) stats.orderLatency.add(Date.now() - origin.createdAtMs);
+      return;
+    }
     for (let attempt = 1; attempt <= 6; attempt++) {
       try {
         const res = await client.report({ ...this.selector(), ...report, ...latencyStamps(report) });
         if (!res.duplicate) stats.countReport(report.status);
-        // Only first deliveries: a redelivered order's age says nothing about execution speed.
-        if (origin && !redelivery && origin.deliveryCount === 1) stats.orderLatency.add(Date.now() - origin.createdAtMs);
-        const note = redelivery ? " (redelivered: re-reported, not traded again)" : res.duplicate ? " (duplicate)" : "";
-        const line = `${origin ? describeOrder(origin) : `trigger of order ${report.orderId.slice(0, 8)}`} → ${describeReport(report, origin)}${note}`;
-        log.event(name, line);
+        log.event(name, `trigger of order ${report.orderId.slice(0, 8)} → ${describeReport(report, undefined)}${res.duplicate ? " (duplicate)" : ""}`);
         return;
       } catch (err) {
         const retryable = !(err instanceof BridgeHttpError) || err.status >= 500 || err.status === 429 || (err.status === 409 && (err.body as { code?: string }).code === "replayed");
@@ -299,6 +347,22 @@ export class SlaveEa {
         }
         await sleep(1100 * attempt);
       }
+    }
+  }
+
+  /** Counts and logs the answers of the reports a poll carried (one per report, in order). */
+  private settleReports(carried: Outgoing[], answers: PollReportAnswer[] | undefined): void {
+    const { stats, log, name } = this.o;
+    for (const [i, c] of carried.entries()) {
+      const a = answers?.[i];
+      const what = `${c.origin ? describeOrder(c.origin) : `trigger of order ${c.report.orderId.slice(0, 8)}`} → ${describeReport(c.report, c.origin)}`;
+      if (!a?.ok) {
+        stats.reportsFailed++;
+        log.warn(name, `report ${c.report.status} of order ${c.report.orderId} failed: ${a ? `${a.httpStatus} ${a.code}: ${a.error}` : "no answer to it"}`);
+        continue;
+      }
+      if (!a.duplicate) stats.countReport(c.report.status);
+      log.event(name, `${what}${c.redelivery ? " (redelivered: re-reported, not traded again)" : a.duplicate ? " (duplicate)" : ""}`);
     }
   }
 

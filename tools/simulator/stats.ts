@@ -58,7 +58,7 @@ export class SimStats {
   pollErrors = 0;
   /** Master event request → answer, ms. */
   readonly signalRtt = new LatencySamples();
-  /** Slave order created on the bridge (createdAtMs) → its report accepted, ms. */
+  /** Slave order created on the bridge (createdAtMs) → executed, its report handed to the next poll, ms. */
   readonly orderLatency = new LatencySamples();
 
   countEvent(type: SignalEventType): void {
@@ -99,7 +99,7 @@ export class SimStats {
         ` ${this.ordersReceived} received, ${this.redelivered} redeliveries re-reported`,
       `  reports         ${Object.entries(this.reports).map(([k, v]) => `${k} ${v}`).join(", ") || "none"}; ${this.reportsFailed} failed`,
       `  order latency   avg ${ms(this.orderLatency.mean())}, p50 ${ms(this.orderLatency.percentile(50))},` +
-        ` p95 ${ms(this.orderLatency.percentile(95))}, max ${ms(this.orderLatency.percentile(100))} (first deliveries, order created → report accepted)`,
+        ` p95 ${ms(this.orderLatency.percentile(95))}, max ${ms(this.orderLatency.percentile(100))} (first deliveries, order created → executed and reported on the next poll)`,
       `  heartbeats      ${this.heartbeats} ok, ${this.heartbeatsFailed} failed; poll errors ${this.pollErrors}`,
       ...(this.reportsDropped || this.idempotencyViolations
         ? [`  chaos           ${this.reportsDropped} reports withheld, ${this.idempotencyViolations} idempotency violations`]

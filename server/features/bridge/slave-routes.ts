@@ -36,6 +36,7 @@ import { upsertSymbolSpecs } from "../accounts/symbol-specs.ts";
 import { recordHeartbeat, recordPollSignOfLife } from "./heartbeat.ts";
 import { clockOffsets } from "./clock-offsets.ts";
 import { accountViewOf } from "./account-view.ts";
+import { applyPollReports } from "./poll-reports.ts";
 import { resolveSlaveAccount, resolveSlaveWithRiskLimit } from "./terminal-account.ts";
 import { findTenantPause } from "./tenant-pause.ts";
 
@@ -75,11 +76,16 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
     return body;
   });
 
-  api.post("/slave/orders/poll", { schema: { description: "Long-poll for the slave's pending orders (the primary delivery channel).", tags: ["Bridge: slave"], body: slavePollSchema }, config: slaveRoute }, async (request, reply) => {
+  api.post("/slave/orders/poll", { schema: { description: "Long-poll for the slave's pending orders (the primary delivery channel), carrying the reports of the orders executed since the last poll.", tags: ["Bridge: slave"], body: slavePollSchema }, config: slaveRoute }, async (request, reply) => {
+    const receivedAtMs = Date.now();
     const auth = apiKeyAuthOf(request);
     // The account and its risk limit from memory, else in one read (account-view.ts); the sign of
     // life: behind the poll for an idle slave, else the turn's update (heartbeat.ts).
     const { slave, limit } = await resolveSlaveWithRiskLimit(ctx.db, auth, request.body, accountViewOf(ctx));
+    // Reports first: an order reported here is no longer pending when this poll claims (a
+    // redelivering poll does not hand it out again), and a slave with nothing left pending gets
+    // its sign of life written behind the poll.
+    const reports = request.body.reports?.length ? await applyPollReports(ctx, slave, request.body.reports, receivedAtMs) : undefined;
     await recordPollSignOfLife(ctx, slave);
     const aborted = new AbortController();
     // "close" also follows every answered poll: abort only one whose client went away first (each
@@ -91,7 +97,7 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
     // it (http/admission.ts; idempotent), or parked polls would hold every slot and starve everyone.
     const source = orderSource(ctx, auth.tenantId, slave.id, request.body, () => releaseAdmission(request));
     const orders = await pollOrders(ctx.delivery, slave.id, source, request.body, aborted.signal);
-    const body: SlavePollResponse = { orders, config: toSlaveConfig(slave, limit) };
+    const body: SlavePollResponse = { orders, config: toSlaveConfig(slave, limit), ...(reports ? { reports } : {}) };
     return body;
   });
 

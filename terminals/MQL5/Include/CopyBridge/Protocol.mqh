@@ -280,8 +280,12 @@ string CbSymbolsBody(const string accountNumber,const string &specJson[])
 
 //+------------------------------------------------------------------+
 //| /v1/slave/orders/poll body. waitMs: 0–25000 ms; limit: 1–500.    |
+//| reports: the first `count` stored report bodies (JSON objects as |
+//| /v1/slave/execution/report takes them), riding on the poll       |
+//| (docs/bridge-protocol.md §6.2 "Reports on the poll"; at most     |
+//| 100); none: no `reports` member.                                 |
 //+------------------------------------------------------------------+
-string CbPollBody(const string accountNumber,const int waitMs,const int limit,const bool redeliver)
+string CbPollBodyWithReports(const string accountNumber,const int waitMs,const int limit,const bool redeliver,const string &reports[],const int count)
   {
    CbJsonWriter w;
    w.BeginObject();
@@ -290,8 +294,22 @@ string CbPollBody(const string accountNumber,const int waitMs,const int limit,co
    w.Int("limit",(long)MathMax(1,MathMin(500,limit)));
    w.Bool("redeliver",redeliver);
    w.Str("nonce",CbNonce());
+   if(count>0)
+     {
+      w.BeginArray("reports");
+      for(int i=0; i<count && i<ArraySize(reports); i++)
+         w.Raw("",reports[i]);
+      w.EndArray();
+     }
    w.EndObject();
    return(w.Text());
+  }
+
+//--- a poll body carrying no report
+string CbPollBody(const string accountNumber,const int waitMs,const int limit,const bool redeliver)
+  {
+   string none[];
+   return(CbPollBodyWithReports(accountNumber,waitMs,limit,redeliver,none,0));
   }
 
 //+------------------------------------------------------------------+

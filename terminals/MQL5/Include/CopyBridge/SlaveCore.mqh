@@ -4,8 +4,8 @@
 //| mode, broker UTC offset), long-poll of /v1/slave/orders/poll      |
 //| (redeliver on the first poll after start), and for each order in  |
 //| the order given:                                                  |
-//|  - already reported → the stored report body is sent again        |
-//|    (re-signed), nothing is traded;                                |
+//|  - already executed → its stored report body goes again on the    |
+//|    next poll, nothing is traded;                                  |
 //|  - marked executing (crash mid-execution) → the book is searched  |
 //|    for the copy (magic + comment cb:<masterTicket>) first: never  |
 //|    open twice;                                                    |
@@ -21,6 +21,11 @@
 //|    symbol's spec sent to /v1/slave/symbols when new or changed,   |
 //|    then CbExecute and the report. masterTicket → slaveTicket is   |
 //|    kept for MODIFY/CLOSE orders whose slaveTicket is null.        |
+//| Reports ride on the next poll (docs/bridge-protocol.md §6.2       |
+//| "Reports on the poll"): after a poll that brought orders the EA   |
+//| polls again at once with their reports, so one request per order  |
+//| both reports it and waits for the next; a bridge that answers     |
+//| without `reports` gets them on /v1/slave/execution/report.        |
 //| Unparseable or unknown orders are reported `rejected` with the    |
 //| reason and the EA goes on. Snapshot on start and every 5 minutes. |
 //| The effective profile: config.profile of the bridge wins over the |
@@ -53,6 +58,8 @@
 #define CB_SLAVE_ORDER_KEEP_SEC   86400     // reported orders remembered this long (s)
 #define CB_SLAVE_MAP_KEEP_SEC     2592000   // masterTicket → slaveTicket kept 30 days (s)
 #define CB_SLAVE_POLL_LIMIT       50        // orders per poll answer
+#define CB_SLAVE_POLL_REPORTS     50        // reports carried by one poll (the bridge takes 100)
+#define CB_SLAVE_POLL_ROUNDS      4         // polls in a row per timer event while orders arrive
 
 #define CB_SLAVE_EXPIRED_MSG    "Signal expired: older than its lifetime"
 #define CB_SLAVE_CLOSE_ONLY_MSG "Close-only: the account takes no new positions"
@@ -448,10 +455,28 @@ private:
          CbLogError(msg);
       else
          CbLogInfo(msg);
-      SendReport(o.orderId);
+      //--- the report leaves with the next poll (Poll), stored as "done" until the bridge has it
      }
-   //--- sends the stored report of an order (re-signed); marks it reported on 2xx or when
-   //--- the bridge refuses it for good. False when it must be retried later.
+   //--- true for an HTTP status (and error code) that refuses a report for good: sending
+   //--- the same body again cannot help (409 in_flight / replayed can)
+   bool              RefusedForGood(const int status,const string code)
+     {
+      bool permanent=(status==400 || status==403 || status==404 || status==409 || status==413 || status==415 || status==422);
+      return(permanent && !(status==409 && (code=="in_flight" || code=="replayed")));
+     }
+   //--- the bridge has the report of an order (or refused it for good, `why` then says why):
+   //--- it is not sent again
+   void              MarkReported(const string orderId,const string why)
+     {
+      if(why!="")
+        {
+         CbLogError("report of order "+orderId+" refused ("+why+")");
+         m_status.SetError("report refused: "+why);
+        }
+      m_store.Set("os."+orderId,"reported|"+IntegerToString((long)TimeGMT()));
+     }
+   //--- sends the stored report of an order on its own request (re-signed), for a bridge
+   //--- that answered a poll without `reports`. False when it must be retried later.
    bool              SendReport(const string orderId)
      {
       string body=m_store.Get("rb."+orderId,"");
@@ -459,41 +484,72 @@ private:
          return(true);
       string answer="";
       int status=m_bridge.Post("/v1/slave/execution/report",body,answer);
-      long now=(long)TimeGMT();
       if(status>=200 && status<300)
         {
          NoteSuccess();
-         m_store.Set("os."+orderId,"reported|"+IntegerToString(now));
+         MarkReported(orderId,"");
          m_store.Save();
          return(true);
         }
       if(CheckFatal())
          return(false);
-      bool permanent=(status==400 || status==403 || status==404 || status==409 || status==413 || status==415 || status==422);
-      if(permanent && !(status==409 && (m_bridge.LastCode()=="in_flight" || m_bridge.LastCode()=="replayed")))
+      if(RefusedForGood(status,m_bridge.LastCode()))
         {
-         CbLogError("report of order "+orderId+" refused ("+m_bridge.LastError()+")");
-         m_status.SetError("report refused: "+m_bridge.LastError());
-         m_store.Set("os."+orderId,"reported|"+IntegerToString(now));
+         MarkReported(orderId,m_bridge.LastError());
          m_store.Save();
          return(true);
         }
       NoteFailure();
       return(false);
      }
-   //--- resends reports that were stored but not acknowledged
-   void              ResendPending(void)
+   //--- the ids of stored reports the bridge does not have yet (state "done"), at most `max`
+   int               PendingReports(string &ids[],const int max)
      {
+      ArrayResize(ids,0);
       string keys[];
       int n=m_store.Keys("os.",keys);
-      for(int i=0; i<n && !m_stopped; i++)
+      int count=0;
+      for(int i=0; i<n && count<max; i++)
         {
-         string state=m_store.Get(keys[i],"");
-         if(CbField(state,0)!="done")
+         if(CbField(m_store.Get(keys[i],""),0)!="done")
             continue;
-         if(!SendReport(StringSubstr(keys[i],3)))
-            return;
+         if(m_store.Get("rb."+StringSubstr(keys[i],3),"")=="")
+            continue;
+         ArrayResize(ids,count+1);
+         ids[count]=StringSubstr(keys[i],3);
+         count++;
         }
+      return(count);
+     }
+   //--- reads the poll answer's `reports` (one per carried report, in order): each one the
+   //--- bridge has, or refused for good, is marked reported; the others go again on the next
+   //--- poll. A bridge that answers without `reports` gets them on their own requests.
+   void              ReadReportAnswers(CbJson &j,const string &ids[],const int count)
+     {
+      if(count==0)
+         return;
+      if(j.Type("reports")!=CB_JSON_ARRAY)
+        {
+         for(int i=0; i<count && !m_stopped; i++)
+            if(!SendReport(ids[i]))
+               return;
+         return;
+        }
+      int n=j.Count("reports");
+      for(int i=0; i<count && i<n; i++)
+        {
+         string p="reports."+IntegerToString(i)+".";
+         if(j.Bool(p+"ok",false))
+            MarkReported(ids[i],"");
+         else
+           {
+            int status=(int)j.Int(p+"httpStatus",0);
+            string code=j.Str(p+"code","");
+            if(RefusedForGood(status,code))
+               MarkReported(ids[i],IntegerToString(status)+" "+code+": "+j.Str(p+"error",""));
+           }
+        }
+      m_store.Save();
      }
    //--- forgets reported orders older than a day and ticket mappings older than 30 days
    void              Prune(void)
@@ -674,8 +730,14 @@ private:
       string kind=CbField(state,0);
       if(kind=="done" || kind=="reported")
         {
+         //--- handed out again: the bridge has not applied the report yet; it leaves again
+         //--- with the next poll
          CbLogDebug("order "+o.orderId+" already executed, report sent again");
-         SendReport(o.orderId);
+         if(kind=="reported" && m_store.Get("rb."+o.orderId,"")!="")
+           {
+            m_store.Set("os."+o.orderId,"done|"+IntegerToString((long)TimeGMT()));
+            m_store.Save();
+           }
          return;
         }
       CbOutcome out;
@@ -786,23 +848,31 @@ private:
          out.fillTime=(double)TimeGMT();
       Finish(o,out,true);
      }
-   void              Poll(void)
+   //--- one long-poll carrying the reports the bridge does not have yet, then the orders it
+   //--- brought, in order. True when it brought orders (their reports should leave at once).
+   bool              Poll(void)
      {
       int waitMs=m_set.pollWaitMs;
       if(waitMs<0)
          waitMs=0;
       if(waitMs>25000)
          waitMs=25000;
+      string ids[];
+      int count=PendingReports(ids,CB_SLAVE_POLL_REPORTS);
+      string bodies[];
+      ArrayResize(bodies,count);
+      for(int i=0; i<count; i++)
+         bodies[i]=m_store.Get("rb."+ids[i],"");
       string answer="";
       bool redeliver=m_redeliver;
-      int status=m_bridge.PostEx("/v1/slave/orders/poll",CbPollBody(m_set.accountNumber,waitMs,CB_SLAVE_POLL_LIMIT,redeliver),
+      int status=m_bridge.PostEx("/v1/slave/orders/poll",CbPollBodyWithReports(m_set.accountNumber,waitMs,CB_SLAVE_POLL_LIMIT,redeliver,bodies,count),
                                  answer,waitMs+5000,1);
       if(status<200 || status>=300)
         {
          if(CheckFatal())
-            return;
+            return(false);
          NoteFailure();
-         return;
+         return(false);
         }
       NoteSuccess();
       if(redeliver)
@@ -811,17 +881,19 @@ private:
       if(!j.Parse(answer))
         {
          CbLogError("poll answer is not JSON: "+j.Error());
-         return;
+         return(false);
         }
       ReadConfig(j);
+      ReadReportAnswers(j,ids,count);
       CbOrder orders[];
       if(!CbParseOrders(j,orders))
         {
          CbLogError("poll answer has no orders list");
-         return;
+         return(false);
         }
       for(int i=0; i<ArraySize(orders) && !m_stopped && !IsStopped(); i++)
          Handle(orders[i]);
+      return(ArraySize(orders)>0);
      }
 
 public:
@@ -886,8 +958,8 @@ public:
                 ", magic "+IntegerToString(m_set.magic));
       return(true);
      }
-   //--- one step: heartbeat and snapshot when due, pending reports, one long-poll (blocks up
-   //--- to pollWaitMs + 5 s) and the orders it brought, status line
+   //--- one step: heartbeat and snapshot when due, then long-polls (each blocks up to
+   //--- pollWaitMs + 5 s) carrying the pending reports, and the orders they brought; status line
    void              OnTimer(void)
      {
       if(m_stopped)
@@ -900,16 +972,20 @@ public:
          Heartbeat();
       if(!m_stopped && (m_snapshotDue || m_lastSnapshot==0 || now-m_lastSnapshot>=m_set.snapshotSec))
          Snapshot();
-      if(!m_stopped)
-         ResendPending();
       if(!m_stopped && (m_lastPrune==0 || now-m_lastPrune>=3600))
         {
          m_lastPrune=now;
          Prune();
         }
       m_status.Show();
-      if(!m_stopped)
-         Poll();
+      //--- a poll that brought orders is followed at once by one carrying their reports (it
+      //--- waits for the next orders); a few rounds, then the heartbeat gets its turn again
+      for(int round=0; round<CB_SLAVE_POLL_ROUNDS && !m_stopped && !IsStopped(); round++)
+        {
+         if(!Poll())
+            break;
+         m_status.Show();
+        }
       m_status.Show();
      }
    //--- saves the state and clears the chart line

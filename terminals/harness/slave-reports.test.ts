@@ -1,0 +1,125 @@
+/**
+ * The real slave EAs (CopyBridgeSlave.mq5 / .mq4, built by build.ts) against the fake bridge:
+ * execution reports ride on the next poll (docs/bridge-protocol.md §6.2 "Reports on the poll").
+ *
+ * - a poll that brought an order is followed by a poll carrying its report, and no report request;
+ * - a report the poll's answer refuses for good (409 conflict) is not sent again; one refused for
+ *   now (409 in_flight) goes again on each poll until the bridge takes it;
+ * - an order handed out again after its report was taken gets the report again on a poll, and no
+ *   second trade;
+ * - a bridge that answers polls without `reports` gets each report on its own request, once.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SlaveOrder } from "../../contract/bridge-orders.ts";
+import { EaProcess, fxSymbol, type SimBroker } from "../../e2e/terminals/ea-process.ts";
+import { buildEa, REPO_DIR } from "./build.ts";
+import { FakeBridge, slaveOrder, type Received } from "./fake-bridge.ts";
+
+const MAGIC = "20241121";
+const LOGIN = 7002;
+const order = (patch: Partial<SlaveOrder> & Pick<SlaveOrder, "action" | "masterTicket">): SlaveOrder => slaveOrder(patch, MAGIC);
+
+const EAS = {
+  mt5: path.join(REPO_DIR, "terminals/MQL5/Experts/CopyBridge/CopyBridgeSlave.mq5"),
+  mt4: path.join(REPO_DIR, "terminals/MQL4/Experts/CopyBridge/CopyBridgeSlave.mq4"),
+} as const;
+
+describe.each(["mt5", "mt4"] as const)("slave EA (%s): reports on the poll", (platform) => {
+  const bridge = new FakeBridge();
+  let root = "";
+  let ea: EaProcess;
+
+  const polls = (): Received[] => bridge.received.filter((r) => r.path === "/v1/slave/orders/poll");
+  /** The polls that carried a report of `orderId`. */
+  const carrying = (orderId: string): Received[] => polls().filter((p) => Array.isArray(p.body.reports) && (p.body.reports as { orderId?: string }[]).some((r) => r.orderId === orderId));
+  const standalone = (orderId: string) => bridge.standaloneReports.filter((r) => r.orderId === orderId);
+  const positions = async (masterTicket: string) => (await ea.book()).positions.filter((p) => p.comment === `cb:${masterTicket}`);
+  /** Waits until `n` more polls than now have arrived. */
+  const morePolls = async (n: number): Promise<void> => {
+    const seen = polls().length;
+    await bridge.until("polls", () => polls().length, seen + n);
+  };
+
+  beforeAll(async () => {
+    const { binary } = await buildEa(EAS[platform]);
+    await bridge.start();
+    root = mkdtempSync(path.join(tmpdir(), `cb-slave-reports-${platform}-`));
+    const broker: SimBroker = { login: LOGIN, server: "Sim-Demo", company: "Sim", currency: "USD", balance: "10000", leverage: 100, marginMode: "hedging", symbols: [fxSymbol("EURUSD", 1.0845)] };
+    ea = new EaProcess(`slave-reports-${platform}`, {
+      binary,
+      dir: root,
+      broker,
+      inputs: { InpServerUrl: bridge.url, InpApiKey: "cbk_fake0002", InpApiSecret: "cd".repeat(32), InpPollWaitMs: "500", InpHeartbeatSec: "1" },
+      allowUrl: bridge.url,
+    });
+    ea.start();
+  }, 300_000);
+
+  afterAll(async () => {
+    await ea?.stop();
+    await bridge.stop();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it("sends a fill's report on the poll right after the one that brought the order, not on its own request", async () => {
+    const o = order({ action: "OPEN", masterTicket: "2001" });
+    bridge.push(o);
+    expect(await bridge.report(o.orderId)).toMatchObject({ status: "filled", volume: "0.1" });
+    const all = polls();
+    const delivering = all.findIndex((p) => p.handedOut?.includes(o.orderId));
+    expect(delivering).toBeGreaterThanOrEqual(0);
+    expect(carrying(o.orderId)).toEqual([all[delivering + 1]]);
+    expect(standalone(o.orderId)).toEqual([]);
+    expect(await positions("2001")).toHaveLength(1);
+  });
+
+  it("does not send again a report refused for good; sends one refused for now until it is taken", async () => {
+    const refused = order({ action: "OPEN", masterTicket: "2002" });
+    const later = order({ action: "OPEN", masterTicket: "2003" });
+    bridge.refuseReport.set(refused.orderId, { httpStatus: 409, code: "conflict" });
+    bridge.refuseReport.set(later.orderId, { httpStatus: 409, code: "in_flight" });
+    bridge.push(refused);
+    bridge.push(later);
+    await bridge.until("polls carrying the second report", () => carrying(later.orderId).length, 3);
+    expect(carrying(refused.orderId)).toHaveLength(1);
+    expect(ea.output.join("\n")).toContain(`report of order ${refused.orderId} refused (409 conflict`);
+
+    // Taken once the refusal is lifted (by the poll under way then, or the next): then no more.
+    bridge.refuseReport.delete(later.orderId);
+    await morePolls(3);
+    const taken = carrying(later.orderId).length;
+    await morePolls(3);
+    expect(carrying(later.orderId)).toHaveLength(taken);
+    expect(carrying(refused.orderId)).toHaveLength(1);
+    expect(standalone(refused.orderId).length + standalone(later.orderId).length).toBe(0);
+  });
+
+  it("sends the report again on a poll when an order it reported comes back, without trading twice", async () => {
+    const o = order({ action: "OPEN", masterTicket: "2004" });
+    bridge.push(o);
+    const first = await bridge.report(o.orderId);
+    await morePolls(1);
+    bridge.push({ ...o, deliveryCount: 2 });
+    await bridge.until("the report sent again", () => carrying(o.orderId).length, 2);
+    const again = (carrying(o.orderId)[1]!.body.reports as { orderId: string; slaveTicket?: string }[]).find((r) => r.orderId === o.orderId);
+    expect(again).toMatchObject({ slaveTicket: first.slaveTicket });
+    expect(await positions("2004")).toHaveLength(1);
+  });
+
+  it("sends each report on its own request to a bridge that answers polls without them", async () => {
+    bridge.pollReportAnswers = false;
+    try {
+      const o = order({ action: "OPEN", masterTicket: "2005" });
+      bridge.push(o);
+      await bridge.until("the report on its own request", () => standalone(o.orderId).length, 1);
+      await morePolls(3);
+      expect(standalone(o.orderId)).toHaveLength(1);
+      expect(carrying(o.orderId)).toHaveLength(1);
+    } finally {
+      bridge.pollReportAnswers = true;
+    }
+  });
+});
