@@ -21,7 +21,7 @@ export async function costSection(opts: ScenarioOptions): Promise<string> {
   const runs = new Map<TargetKind, SequentialRun>();
   for (const kind of kinds) {
     const target = await startTarget(kind, { slaves });
-    const run = await runSequential(target, { events, warmupTickets, gapMs: slaves >= 100 ? 50 : 20 });
+    const run = await runSequential(target, { events, warmupTickets, gapMs: slaves >= 100 ? 150 : 20 });
     runs.set(kind, run);
     console.info(`cost ${kind}: ${run.latencies.length} orders, ${ms(perOrder(run))} ms CPU per order`);
   }

@@ -1,7 +1,8 @@
 /**
  * The baseline relay (issue 15): a bare `node:http` server, run in its own process, that does the
  * least a copier must — take the master's POST, answer every slave's parked long-poll with the
- * order, and take the slaves' reports (200) — speaking the bridge's paths and JSON shapes so the
+ * order, and take the slaves' reports (on their next poll, answered in its `reports`, as the
+ * bridge does, or on their own request, 200) — speaking the bridge's paths and JSON shapes so the
  * benchmark drives it with the very client code it drives the server with (signatures are not
  * checked). With `RELAY_DATABASE_URL` it first makes the signal durable: one `INSERT` committed on
  * PostgreSQL with `synchronous_commit = on` (a pool of 10, so concurrent signals share WAL flushes),
@@ -30,6 +31,16 @@ interface RelayOrder {
 interface Parked {
   res: ServerResponse;
   timer: NodeJS.Timeout;
+  /** The answers to the reports the poll carried (absent when it carried none). */
+  reports?: RelayReportAnswer[];
+}
+
+interface RelayReportAnswer {
+  orderId: string | null;
+  ok: true;
+  duplicate: false;
+  executionId: string | null;
+  status: unknown;
 }
 
 const slaveKeys = Array.from({ length: Number(process.env.RELAY_SLAVES ?? "0") }, (_, i) => `slave-${i}`);
@@ -47,7 +58,7 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 function answerPoll(key: string, p: Parked, orders: RelayOrder[]): void {
   clearTimeout(p.timer);
   parked.delete(key);
-  json(p.res, 200, { orders, config: {} });
+  json(p.res, 200, { orders, config: {}, ...(p.reports ? { reports: p.reports } : {}) });
 }
 
 /** Hands `order` to the slave's parked poll, or keeps it for the slave's next poll. */
@@ -83,16 +94,17 @@ async function onSignal(body: { id: string; type: string; order: { ticket: numbe
   json(res, 201, { signalId, eventId: body.id, type: body.type, queued: slaveKeys.length, rejected: 0 });
 }
 
-function onPoll(req: IncomingMessage, res: ServerResponse, body: { waitMs?: number }): void {
+function onPoll(req: IncomingMessage, res: ServerResponse, body: { waitMs?: number; reports?: { orderId?: string; status?: unknown }[] }): void {
   const key = String(req.headers["x-api-key"] ?? "");
   const previous = parked.get(key);
   if (previous) answerPoll(key, previous, []);
+  const reports = body.reports?.map((r): RelayReportAnswer => ({ orderId: r.orderId ?? null, ok: true, duplicate: false, executionId: r.orderId ?? null, status: r.status }));
   const ready = queued.get(key);
   if (ready?.length) {
     queued.delete(key);
-    return json(res, 200, { orders: ready, config: {} });
+    return json(res, 200, { orders: ready, config: {}, ...(reports ? { reports } : {}) });
   }
-  const p: Parked = { res, timer: setTimeout(() => answerPoll(key, p, []), Math.min(body.waitMs ?? 25_000, 30_000)) };
+  const p: Parked = { res, timer: setTimeout(() => answerPoll(key, p, []), Math.min(body.waitMs ?? 25_000, 30_000)), ...(reports ? { reports } : {}) };
   parked.set(key, p);
   res.once("close", () => {
     if (parked.get(key) === p) {

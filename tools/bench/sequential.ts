@@ -1,8 +1,9 @@
 /**
  * The copy-latency pattern (copy-latency.ts) against any Target: the master sends events one at a
  * time — OPEN then CLOSE of the same ticket, alternating — and before the next one waits until
- * every slave received the order and reported it, then pauses `gapMs` so the re-polls park again.
- * A slave re-polls and reports only once every slave holds the event (see docs/benchmarks.md,
+ * every slave received the order and re-polled with its report, then pauses `gapMs` so the reports
+ * are applied and the re-polls park again. A slave re-polls with its report only once every slave
+ * holds the event (see docs/benchmarks.md,
  * Method: otherwise the one client process measures itself). Besides the latencies it reads the
  * target's CPU (and PostgreSQL's) over the measured events, for the cost per copied order.
  */
@@ -103,7 +104,8 @@ export async function runSequential(target: Target, opts: SequentialOptions): Pr
     waiters.delete(key);
     everyone.delete(key);
     await fleet.settle();
-    if (i < opts.events) await new Promise((r) => setTimeout(r, opts.gapMs));
+    // Also after the last event: its reports, on the re-polls, are applied within the CPU window.
+    await new Promise((r) => setTimeout(r, opts.gapMs));
   }
   const cpu = probe.spent(before, probe.read());
   const stopped = fleet.stop();
