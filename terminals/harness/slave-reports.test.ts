@@ -7,6 +7,7 @@
  *   now (409 in_flight) goes again on each poll until the bridge takes it;
  * - an order handed out again after its report was taken gets the report again on a poll, and no
  *   second trade;
+ * - 60 reports at once go as 50 on a poll that does not wait, and the rest on the next;
  * - a bridge that answers polls without `reports` gets each report on its own request, once.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -107,6 +108,21 @@ describe.each(["mt5", "mt4"] as const)("slave EA (%s): reports on the poll", (pl
     const again = (carrying(o.orderId)[1]!.body.reports as { orderId: string; slaveTicket?: string }[]).find((r) => r.orderId === o.orderId);
     expect(again).toMatchObject({ slaveTicket: first.slaveTicket });
     expect(await positions("2004")).toHaveLength(1);
+  });
+
+  it("carries at most 50 reports a poll: with more waiting, the poll does not wait and the rest follow at once", async () => {
+    const batch = Array.from({ length: 60 }, (_, i) => order({ action: "CLOSE", masterTicket: `23${String(i).padStart(2, "0")}`, slaveTicket: String(990_000 + i) }));
+    for (const o of batch) bridge.push(o);
+    await bridge.until("the 60 reports", () => new Set(bridge.reports.map((r) => r.orderId)).size, new Set([...bridge.reports.map((r) => r.orderId), ...batch.map((o) => o.orderId)]).size, 60_000);
+    const all = polls();
+    const first = all.findIndex((p) => carrying(batch[0]!.orderId).includes(p));
+    const [full, rest] = [all[first]!, all[first + 1]!];
+    expect((full.body.reports as unknown[]).length).toBe(50);
+    expect(full.body.waitMs).toBe(0);
+    expect((rest.body.reports as { orderId: string }[]).map((r) => r.orderId)).toEqual(expect.arrayContaining(batch.slice(50).map((o) => o.orderId)));
+    // Every one closed (the tickets were never in the book: already gone), none on its own request.
+    for (const o of batch) expect(bridge.reports.find((r) => r.orderId === o.orderId)).toMatchObject({ status: "closed" });
+    expect(batch.flatMap((o) => standalone(o.orderId))).toEqual([]);
   });
 
   it("sends each report on its own request to a bridge that answers polls without them", async () => {

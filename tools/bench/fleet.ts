@@ -9,7 +9,7 @@
  * copy-latency.ts: every slave first receives the event).
  */
 import { performance } from "node:perf_hooks";
-import type { ExecutionReportInput, ReportStatus, SlaveOrder } from "#contract";
+import { MAX_POLL_REPORTS, type ExecutionReportInput, type ReportStatus, type SlaveOrder } from "#contract";
 import { BridgeHttpError, type BridgeClient } from "../bridge-client/client.ts";
 
 export interface FleetOptions {
@@ -79,10 +79,12 @@ export class SlaveFleet {
     /** Reports waiting for the next poll, each with what marks it sent. */
     let outbox: { body: ExecutionReportInput; sent: () => void }[] = [];
     while (this.running) {
-      const carried = outbox;
-      outbox = [];
+      // At most MAX_POLL_REPORTS a poll (more is a 400 for the whole poll); with more waiting the
+      // poll does not park, so the rest follow at once.
+      const carried = outbox.splice(0, MAX_POLL_REPORTS);
+      const waitMs = outbox.length > 0 ? 0 : (this.opts.waitMs ?? 25_000);
       try {
-        const poll = client.poll({ waitMs: this.opts.waitMs ?? 25_000, redeliver: first, ...(carried.length ? { reports: carried.map((r) => r.body) } : {}) });
+        const poll = client.poll({ waitMs, redeliver: first, ...(carried.length ? { reports: carried.map((r) => r.body) } : {}) });
         for (const r of carried) r.sent();
         const { orders, reports } = await poll;
         first = false;

@@ -215,13 +215,15 @@ export class SlaveEa {
         await this.workDone();
         if (signal.aborted) return;
         const carried = this.outbox.splice(0, MAX_POLL_REPORTS);
+        // More reports than one poll carries: this poll does not park, the rest follow at once.
+        const more = this.outbox.length > 0;
         this.pollCtl = new AbortController();
         let res: SlavePollResponse;
         try {
           res = await this.o.pollChannel.poll(
             {
               ...this.selector(),
-              waitMs: this.draining ? 1000 : (this.o.pollWaitMs ?? 25_000),
+              waitMs: more ? 0 : this.draining ? 1000 : (this.o.pollWaitMs ?? 25_000),
               limit: 100,
               redeliver,
               nonce: `${this.o.name}-${++nonce}`,

@@ -82,17 +82,17 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
     // The account and its risk limit from memory, else in one read (account-view.ts); the sign of
     // life: behind the poll for an idle slave, else the turn's update (heartbeat.ts).
     const { slave, limit } = await resolveSlaveWithRiskLimit(ctx.db, auth, request.body, accountViewOf(ctx));
-    // Reports first: an order reported here is no longer pending when this poll claims (a
-    // redelivering poll does not hand it out again), and a slave with nothing left pending gets
-    // its sign of life written behind the poll.
-    const reports = request.body.reports?.length ? await applyPollReports(ctx, slave, request.body.reports, receivedAtMs) : undefined;
-    await recordPollSignOfLife(ctx, slave);
     const aborted = new AbortController();
     // "close" also follows every answered poll: abort only one whose client went away first (each
     // abort builds a DOMException with its stack, for nothing once the poll has been answered).
     reply.raw.once("close", () => {
       if (!reply.raw.writableFinished) aborted.abort();
     });
+    // Reports first: an order reported here is no longer pending when this poll claims (a
+    // redelivering poll does not hand it out again), and a slave with nothing left pending gets
+    // its sign of life written behind the poll. A client gone meanwhile claims nothing (pollOrders).
+    const reports = request.body.reports?.length ? await applyPollReports(ctx, slave, request.body.reports, receivedAtMs) : undefined;
+    await recordPollSignOfLife(ctx, slave);
     // The first claim is work; the wait that may follow is not: the admission slot goes back after
     // it (http/admission.ts; idempotent), or parked polls would hold every slot and starve everyone.
     const source = orderSource(ctx, auth.tenantId, slave.id, request.body, () => releaseAdmission(request));

@@ -20,6 +20,16 @@ function source(answers: (SlaveOrder[] | Promise<SlaveOrder[]>)[]) {
 }
 
 describe("pollOrders", () => {
+  it("claims nothing for a client already gone before the first claim", async () => {
+    const d = new OrderDelivery();
+    const src = source([[order("1")]]);
+    const gone = new AbortController();
+    gone.abort();
+    expect(await pollOrders(d, "a", src.s, { waitMs: 25_000 }, gone.signal)).toEqual([]);
+    expect(src.claim).not.toHaveBeenCalled();
+    expect(d.connectedAccounts().size).toBe(0);
+  });
+
   it("answers deliverable orders at once and leaves no poll parked", async () => {
     const d = new OrderDelivery();
     const src = source([[order("1")]]);

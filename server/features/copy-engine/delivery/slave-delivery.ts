@@ -252,6 +252,9 @@ export async function pollOrders(
   let onWake = () => {
     wokenEarly = true;
   };
+  // A client already gone (it gave up while the poll waited for a slot or applied its reports)
+  // gets nothing: orders claimed for it would sit leased to nobody until the lease ran out.
+  if (aborted.aborted) return [];
   // Park before looking, so an order committed between the query and the wait is not missed.
   const parked = delivery.park(accountId, () => onWake());
   const claimed = await source.claim();

@@ -848,8 +848,9 @@ private:
          out.fillTime=(double)TimeGMT();
       Finish(o,out,true);
      }
-   //--- one long-poll carrying the reports the bridge does not have yet, then the orders it
-   //--- brought, in order. True when it brought orders (their reports should leave at once).
+   //--- one long-poll carrying the reports the bridge does not have yet (at most
+   //--- CB_SLAVE_POLL_REPORTS; with more waiting it does not wait), then the orders it brought,
+   //--- in order. True when it brought orders or left reports behind: poll again at once.
    bool              Poll(void)
      {
       int waitMs=m_set.pollWaitMs;
@@ -858,7 +859,14 @@ private:
       if(waitMs>25000)
          waitMs=25000;
       string ids[];
-      int count=PendingReports(ids,CB_SLAVE_POLL_REPORTS);
+      int count=PendingReports(ids,CB_SLAVE_POLL_REPORTS+1);
+      //--- more reports than one poll carries: this one does not wait, the rest follow at once
+      bool more=(count>CB_SLAVE_POLL_REPORTS);
+      if(more)
+        {
+         count=CB_SLAVE_POLL_REPORTS;
+         waitMs=0;
+        }
       string bodies[];
       ArrayResize(bodies,count);
       for(int i=0; i<count; i++)
@@ -893,7 +901,7 @@ private:
         }
       for(int i=0; i<ArraySize(orders) && !m_stopped && !IsStopped(); i++)
          Handle(orders[i]);
-      return(ArraySize(orders)>0);
+      return(ArraySize(orders)>0 || more);
      }
 
 public:
