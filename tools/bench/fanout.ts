@@ -2,12 +2,11 @@
  * Goal 7 — dashboard fan-out through the real server process: `sockets` authenticated `/ws`
  * sockets of one tenant (session cookie, as the dashboard opens them), a master sending events on
  * an open-loop schedule (OPEN / CLOSE of one ticket after another, `ratePerS` a second), and
- * `slaves` slave clients parked on long-polls that report each order as an EA would (so every
- * event causes the usual 1 + N dashboard frames and more on the reports).
+ * `slaves` slave clients parked on long-polls that report each order as an EA does, on the next
+ * poll (fleet.ts; so every event causes the usual 1 + N dashboard frames and more on the reports).
  * Measured: per (socket, OPEN) the time from the master's send to the `new_signal` frame on that
  * socket; the master's own send → 201; frames that never arrived within 10 s.
  */
-import type { SlaveOrder } from "#contract";
 import { createTestDatabase, type DbKind } from "../../e2e/support/databases.ts";
 import { masterEvent, setUpBridge } from "../../e2e/support/bridge.ts";
 import { startServer } from "../../e2e/support/server.ts";
@@ -16,6 +15,7 @@ import { BridgeClient } from "../bridge-client/client.ts";
 import { openLoopSchedule } from "./scale-format.ts";
 import { runOpenLoop, type LoadResult } from "./scale-load.ts";
 import { openSocketGroup } from "./scale-sockets.ts";
+import { SlaveFleet } from "./fleet.ts";
 import type { FrameMix } from "./ws-baseline.ts";
 
 export interface FanoutOptions {
@@ -52,20 +52,9 @@ export async function runFanout(db: DbKind, o: FanoutOptions): Promise<FanoutRun
   const master = new BridgeClient(server.url, bridge.keys.master, { connections: 8, retryOverloaded: 0 });
   const sentAt = new Map<string, number>();
   const group = await openSocketGroup({ url: server.url, count: o.sockets, cookie: `cb_session=${t.login.token}`, sentAt, warmupTickets: o.warmupTickets });
-  let running = true;
-  const loops = bridge.slaves.map(async (client, i) => {
-    let first = true;
-    while (running) {
-      try {
-        const { orders } = await client.poll({ waitMs: 25_000, redeliver: first });
-        first = false;
-        for (const order of orders) await report(client, i, order);
-      } catch {
-        if (!running) return;
-        await sleep(50);
-      }
-    }
-  });
+  // Slaves as EAs: each order's report rides on the next poll (fleet.ts).
+  const fleet = new SlaveFleet({ onOrder: () => undefined });
+  fleet.start(bridge.slaves);
   await sleep(300); // every slave parks its first poll
   const schedule = openLoopSchedule(o.events, o.ratePerS);
   const load = await runOpenLoop(schedule, async (e) => (await master.signal(masterEvent(e.type, { ticket: e.ticket, volume: 1, price: 1.08456 }))).status, {
@@ -76,19 +65,14 @@ export async function runFanout(db: DbKind, o: FanoutOptions): Promise<FanoutRun
   const missed = load.acceptedOpens.reduce((n, ticket) => n + group.seen.filter((s) => !s.has(String(ticket))).length, 0);
   const mix = frameMix(group.mix, o.events);
 
-  running = false;
+  const stopped = fleet.stop();
   await group.close();
   await master.close();
   await Promise.all(bridge.slaves.map((s) => s.destroy()));
-  await Promise.allSettled(loops);
+  await stopped;
   await server.stop();
   await database.drop();
   return { ...load, db, sockets: o.sockets, events: o.events, latencies: group.latencies, missed, duplicates: group.duplicates, mix };
-}
-
-function report(client: BridgeClient, slaveIndex: number, o: SlaveOrder) {
-  const status = o.action === "OPEN" ? "filled" : "closed";
-  return client.report({ orderId: o.orderId, status, slaveTicket: `${slaveIndex}${o.masterTicket}`, fillPrice: o.price ?? "1", volume: o.volume ?? "0.01", point: "0.00001" }).catch(() => undefined);
 }
 
 /** The frames of socket 0 per event: the first (new_signal / signal_updated) and the rest. */

@@ -20,6 +20,7 @@ import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { masterEvent } from "../../e2e/support/bridge.ts";
 import { SlaveFleet } from "./fleet.ts";
+import { formatStatuses } from "./sequential.ts";
 import { sectionText, sleep, type ScenarioOptions } from "./scenario.ts";
 import { ms, overBy, percentile, perSecond, ratio, table, verdict } from "./stats.ts";
 import { loopDelayFile, startTarget, TARGET_LABELS, type Target, type TargetKind } from "./targets.ts";
@@ -169,7 +170,7 @@ async function runPhases(kind: TargetKind, slaves: number, phases: [number, numb
       await fleet.settle();
       current = null;
       out.push(phase);
-      console.info(`overload ${kind} ${rate}/s: sent ${phase.sent}, served ${phase.served}, 503 ${phase.byStatus.get(503) ?? 0}, lost ${phase.expected - phase.received}`);
+      console.info(`overload ${kind} ${rate}/s: sent ${phase.sent}, served ${phase.served}, 503 ${phase.byStatus.get(503) ?? 0}, lost ${phase.expected - phase.received}; slaves non-2xx so far: ${formatStatuses(fleet.statuses)}`);
     }
   } finally {
     const stopped = fleet.stop();
