@@ -2,7 +2,9 @@
  * Goal 2 — master sends → slave holds the order (the copy pattern, sequential.ts): 10 slaves on
  * PostgreSQL against the relay with a durable commit (p50 and p99 each ≤ 1.5× it), and 500 slaves
  * on PostgreSQL (p99 ≤ 50 ms) and PGlite (p99 ≤ 250 ms), with the durable relay at 500 beside them.
- * 500 slave clients share this one process: fewer events there (≥ 30 measured), a longer pause.
+ * 500 slave clients share this one process: fewer events there (≥ 30 measured), a longer pause
+ * (500 ms: each slave's re-poll carries its report, and all 500 must be applied and parked before
+ * the next event for that event to be measured alone).
  */
 import { runSequential, formatStatuses, type SequentialRun } from "./sequential.ts";
 import { sectionText, type ScenarioOptions } from "./scenario.ts";
@@ -26,7 +28,7 @@ export async function latencySection(opts: ScenarioOptions): Promise<string> {
   }
   for (const kind of largeKinds) {
     const target = await startTarget(kind, { slaves: large });
-    largeRuns.set(kind, await runSequential(target, { events: opts.quick ? 8 : 50, warmupTickets: opts.quick ? 1 : 5, gapMs: opts.quick ? 50 : 200 }));
+    largeRuns.set(kind, await runSequential(target, { events: opts.quick ? 8 : 50, warmupTickets: opts.quick ? 1 : 5, gapMs: opts.quick ? 50 : 500 }));
     console.info(`latency ${kind} × ${large}: p99 ${ms(percentile(largeRuns.get(kind)!.latencies, 99))} ms`);
   }
 
