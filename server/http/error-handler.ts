@@ -5,7 +5,7 @@
 import type { IncomingMessage } from "node:http";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { AppError, type ErrorIssue } from "./errors.ts";
+import { AppError, validationFailed, type ErrorIssue } from "./errors.ts";
 
 function issuePath(instancePath: string, context: string | undefined): string {
   const p = instancePath.replace(/^\//, "").replace(/\//g, ".");
@@ -56,9 +56,7 @@ export function installErrorHandler(app: FastifyInstance): void {
         path: issuePath(v.instancePath, error.validationContext),
         message: v.message ?? "Invalid value",
       }));
-      const first = issues[0];
-      const message = issues.length === 1 && first ? `${first.path}: ${first.message}` : `Invalid request (${issues.length} problems)`;
-      return reply.status(400).send({ error: message, code: "validation_failed", issues });
+      return reply.status(400).send(validationFailed(issues).toBody());
     }
     const status = error.statusCode ?? 500;
     if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {

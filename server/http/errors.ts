@@ -54,6 +54,17 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * 400 `validation_failed` for a list of issues: one issue reads "path: message", several read
+ * "`what` (N problems)". The one wording of every validation answer (http/error-handler.ts for
+ * request schemas, features/bridge/poll-reports.ts for a poll's report items).
+ */
+export function validationFailed(issues: ErrorIssue[], what = "Invalid request"): AppError {
+  const first = issues[0];
+  const message = issues.length === 1 && first ? `${first.path}: ${first.message}` : `${what} (${issues.length} problems)`;
+  return new AppError("validation_failed", message, { issues });
+}
+
 /** 404 with a uniform message — also what another tenant's id answers. */
 export const notFound = (what: string) => new AppError("not_found", `${what} not found`);
 export const conflict = (message: string) => new AppError("conflict", message);

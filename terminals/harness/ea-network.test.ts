@@ -8,18 +8,15 @@
  *   heartbeat, InpHeartbeatSec = 5 s later); with `retryAttempts: 2` a heartbeat answered 500
  *   twice is retried twice within the same call (backoff 250 ms, then 500 ms).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EaProcess, fxSymbol, type SimBroker } from "../../e2e/terminals/ea-process.ts";
-import { buildEa, REPO_DIR } from "./build.ts";
+import type { EaProcess } from "../../e2e/terminals/ea-process.ts";
+import { startEaOnFakeBridge, type EaOnFakeBridge } from "./ea-on-fake-bridge.ts";
 import { FakeBridge } from "./fake-bridge.ts";
 
 const EAS = {
-  "slave mt5": { file: "terminals/MQL5/Experts/CopyBridge/CopyBridgeSlave.mq5", heartbeat: "/v1/slave/heartbeat", inputs: { InpPollWaitMs: "500" } },
-  "slave mt4": { file: "terminals/MQL4/Experts/CopyBridge/CopyBridgeSlave.mq4", heartbeat: "/v1/slave/heartbeat", inputs: { InpPollWaitMs: "500" } },
-  "master mt5": { file: "terminals/MQL5/Experts/CopyBridge/CopyBridgeMaster.mq5", heartbeat: "/v1/master/heartbeat", inputs: {} },
+  "slave mt5": { heartbeat: "/v1/slave/heartbeat", inputs: { InpPollWaitMs: "500" } },
+  "slave mt4": { heartbeat: "/v1/slave/heartbeat", inputs: { InpPollWaitMs: "500" } },
+  "master mt5": { heartbeat: "/v1/master/heartbeat", inputs: {} },
 } as const;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -27,7 +24,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe.each(Object.keys(EAS) as (keyof typeof EAS)[])("%s EA: network settings from heartbeat replies", (name) => {
   const spec = EAS[name];
   const bridge = new FakeBridge();
-  let root = "";
+  let run: EaOnFakeBridge | undefined;
   let ea: EaProcess;
   const heartbeats = () => bridge.received.filter((r) => r.path === spec.heartbeat);
   const waitForLog = async (text: string, timeoutMs = 20_000) => {
@@ -39,24 +36,19 @@ describe.each(Object.keys(EAS) as (keyof typeof EAS)[])("%s EA: network settings
   };
 
   beforeAll(async () => {
-    const { binary } = await buildEa(path.join(REPO_DIR, spec.file));
-    await bridge.start();
-    root = mkdtempSync(path.join(tmpdir(), `cb-ea-network-${name.replace(" ", "-")}-`));
-    const broker: SimBroker = { login: 7001, server: "Sim-Demo", company: "Sim", currency: "USD", balance: "10000", leverage: 100, marginMode: "hedging", symbols: [fxSymbol("EURUSD", 1.0845)] };
-    ea = new EaProcess(`network-${name}`, {
-      binary,
-      dir: root,
-      broker,
-      inputs: { InpServerUrl: bridge.url, InpApiKey: "cbk_fake0001", InpApiSecret: "ab".repeat(32), InpHeartbeatSec: "5", InpTimeoutMs: "5000", ...spec.inputs },
-      allowUrl: bridge.url,
+    run = await startEaOnFakeBridge(bridge, {
+      name: `ea-network-${name.replace(" ", "-")}`,
+      ea: name,
+      login: 7001,
+      apiKey: "cbk_fake0001",
+      apiSecret: "ab".repeat(32),
+      inputs: { InpHeartbeatSec: "5", InpTimeoutMs: "5000", ...spec.inputs },
     });
-    ea.start();
+    ea = run.ea;
   }, 300_000);
 
   afterAll(async () => {
-    await ea?.stop();
-    await bridge.stop();
-    if (root) rmSync(root, { recursive: true, force: true });
+    await run?.stop();
   });
 
   it("takes a new timeout and no retries: a failed heartbeat waits for the next one", async () => {

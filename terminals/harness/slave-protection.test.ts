@@ -16,13 +16,12 @@
  * 999 ms lenient), a live one expires in two minutes. The fake bridge (fake-bridge.ts) does not
  * check signatures (the signing is covered by core-units.test.ts and the e2e terminals suite).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SlaveOrder } from "../../contract/bridge-orders.ts";
-import { EaProcess, fxSymbol, type SimBroker } from "../../e2e/terminals/ea-process.ts";
-import { buildEa, REPO_DIR } from "./build.ts";
+import type { EaProcess } from "../../e2e/terminals/ea-process.ts";
+import { startEaOnFakeBridge, type EaOnFakeBridge } from "./ea-on-fake-bridge.ts";
 import { FakeBridge, slaveOrder, type Report } from "./fake-bridge.ts";
 
 const EXPIRED_MSG = "Signal expired: older than its lifetime";
@@ -36,14 +35,9 @@ const order = (patch: Partial<SlaveOrder> & Pick<SlaveOrder, "action" | "masterT
 const LIVE = (): number => Date.now() + 120_000;
 const EXPIRED = (): number => Date.now() - 5_000;
 
-const EAS = {
-  mt5: path.join(REPO_DIR, "terminals/MQL5/Experts/CopyBridge/CopyBridgeSlave.mq5"),
-  mt4: path.join(REPO_DIR, "terminals/MQL4/Experts/CopyBridge/CopyBridgeSlave.mq4"),
-} as const;
-
 describe.each(["mt5", "mt4"] as const)("slave EA (%s): order expiry and close-only", (platform) => {
   const bridge = new FakeBridge();
-  let root = "";
+  let run: EaOnFakeBridge | undefined;
   let ea: EaProcess;
 
   const positions = async (masterTicket: string): Promise<{ ticket: string; volume: string; sl: string; tp: string }[]> =>
@@ -51,33 +45,19 @@ describe.each(["mt5", "mt4"] as const)("slave EA (%s): order expiry and close-on
   const orders = async (masterTicket: string): Promise<unknown[]> => (await ea.book()).orders.filter((o) => o.comment === `cb:${masterTicket}`);
 
   beforeAll(async () => {
-    const { binary } = await buildEa(EAS[platform]);
-    await bridge.start();
-    root = mkdtempSync(path.join(tmpdir(), `cb-slave-protection-${platform}-`));
-    const broker: SimBroker = {
+    run = await startEaOnFakeBridge(bridge, {
+      name: `slave-protection-${platform}`,
+      ea: `slave ${platform}`,
       login: LOGIN,
-      server: "Sim-Demo",
-      company: "Sim",
-      currency: "USD",
-      balance: "10000",
-      leverage: 100,
-      marginMode: "hedging",
-      symbols: [fxSymbol("EURUSD", 1.0845)],
-    };
-    ea = new EaProcess(`slave-${platform}`, {
-      binary,
-      dir: root,
-      broker,
-      inputs: { InpServerUrl: bridge.url, InpApiKey: "cbk_fake0001", InpApiSecret: "ab".repeat(32), InpPollWaitMs: "500", InpHeartbeatSec: "1" },
-      allowUrl: bridge.url,
+      apiKey: "cbk_fake0001",
+      apiSecret: "ab".repeat(32),
+      inputs: { InpPollWaitMs: "500", InpHeartbeatSec: "1" },
     });
-    ea.start();
+    ea = run.ea;
   }, 300_000);
 
   afterAll(async () => {
-    await ea?.stop();
-    await bridge.stop();
-    if (root) rmSync(root, { recursive: true, force: true });
+    await run?.stop();
   });
 
   it("rejects an expired OPEN without a broker order", async () => {
@@ -142,7 +122,7 @@ describe.each(["mt5", "mt4"] as const)("slave EA (%s): order expiry and close-on
     const first = await bridge.report(o.orderId);
     expect(first.status).toBe("filled");
     await ea.stop();
-    const stateFile = path.join(root, "Files", `CopyBridge-slave-${LOGIN}.dat`);
+    const stateFile = path.join(run!.root, "Files", `CopyBridge-slave-${LOGIN}.dat`);
     const lines = readFileSync(stateFile, "latin1").split("\n");
     expect(lines.some((l) => l.startsWith(`os.${o.orderId}=done|`) || l.startsWith(`os.${o.orderId}=reported|`))).toBe(true);
     const rewritten = lines

@@ -10,27 +10,19 @@
  * - 60 reports at once go as 50 on a poll that does not wait, and the rest on the next;
  * - a bridge that answers polls without `reports` gets each report on its own request, once.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SlaveOrder } from "../../contract/bridge-orders.ts";
-import { EaProcess, fxSymbol, type SimBroker } from "../../e2e/terminals/ea-process.ts";
-import { buildEa, REPO_DIR } from "./build.ts";
+import type { EaProcess } from "../../e2e/terminals/ea-process.ts";
+import { startEaOnFakeBridge, type EaOnFakeBridge } from "./ea-on-fake-bridge.ts";
 import { FakeBridge, slaveOrder, type Received } from "./fake-bridge.ts";
 
 const MAGIC = "20241121";
 const LOGIN = 7002;
 const order = (patch: Partial<SlaveOrder> & Pick<SlaveOrder, "action" | "masterTicket">): SlaveOrder => slaveOrder(patch, MAGIC);
 
-const EAS = {
-  mt5: path.join(REPO_DIR, "terminals/MQL5/Experts/CopyBridge/CopyBridgeSlave.mq5"),
-  mt4: path.join(REPO_DIR, "terminals/MQL4/Experts/CopyBridge/CopyBridgeSlave.mq4"),
-} as const;
-
 describe.each(["mt5", "mt4"] as const)("slave EA (%s): reports on the poll", (platform) => {
   const bridge = new FakeBridge();
-  let root = "";
+  let run: EaOnFakeBridge | undefined;
   let ea: EaProcess;
 
   const polls = (): Received[] => bridge.received.filter((r) => r.path === "/v1/slave/orders/poll");
@@ -45,24 +37,19 @@ describe.each(["mt5", "mt4"] as const)("slave EA (%s): reports on the poll", (pl
   };
 
   beforeAll(async () => {
-    const { binary } = await buildEa(EAS[platform]);
-    await bridge.start();
-    root = mkdtempSync(path.join(tmpdir(), `cb-slave-reports-${platform}-`));
-    const broker: SimBroker = { login: LOGIN, server: "Sim-Demo", company: "Sim", currency: "USD", balance: "10000", leverage: 100, marginMode: "hedging", symbols: [fxSymbol("EURUSD", 1.0845)] };
-    ea = new EaProcess(`slave-reports-${platform}`, {
-      binary,
-      dir: root,
-      broker,
-      inputs: { InpServerUrl: bridge.url, InpApiKey: "cbk_fake0002", InpApiSecret: "cd".repeat(32), InpPollWaitMs: "500", InpHeartbeatSec: "1" },
-      allowUrl: bridge.url,
+    run = await startEaOnFakeBridge(bridge, {
+      name: `slave-reports-${platform}`,
+      ea: `slave ${platform}`,
+      login: LOGIN,
+      apiKey: "cbk_fake0002",
+      apiSecret: "cd".repeat(32),
+      inputs: { InpPollWaitMs: "500", InpHeartbeatSec: "1" },
     });
-    ea.start();
+    ea = run.ea;
   }, 300_000);
 
   afterAll(async () => {
-    await ea?.stop();
-    await bridge.stop();
-    if (root) rmSync(root, { recursive: true, force: true });
+    await run?.stop();
   });
 
   it("sends a fill's report on the poll right after the one that brought the order, not on its own request", async () => {

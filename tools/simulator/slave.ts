@@ -58,11 +58,11 @@ export interface SlaveEaOptions {
 
 type Task = { kind: "order"; order: SlaveOrder } | { kind: "report"; report: Report; origin?: SlaveOrder };
 
-/** A report waiting for the next poll: the body sent, its order (none: a trigger) and whether it re-reports a redelivery. */
+/** A report waiting for the next poll: the body sent, its order and whether it re-reports a redelivery (a trigger, which has no order, goes on its own request). */
 interface Outgoing {
   body: ExecutionReportInput;
   report: Report;
-  origin: SlaveOrder | undefined;
+  origin: SlaveOrder;
   redelivery: boolean;
 }
 
@@ -357,7 +357,7 @@ export class SlaveEa {
     const { stats, log, name } = this.o;
     for (const [i, c] of carried.entries()) {
       const a = answers?.[i];
-      const what = `${c.origin ? describeOrder(c.origin) : `trigger of order ${c.report.orderId.slice(0, 8)}`} → ${describeReport(c.report, c.origin)}`;
+      const what = `${describeOrder(c.origin)} → ${describeReport(c.report, c.origin)}`;
       if (!a?.ok) {
         stats.reportsFailed++;
         log.warn(name, `report ${c.report.status} of order ${c.report.orderId} failed: ${a ? `${a.httpStatus} ${a.code}: ${a.error}` : "no answer to it"}`);

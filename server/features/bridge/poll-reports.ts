@@ -9,7 +9,7 @@
 import { executionReportSchema, type PollReportAnswer } from "#contract";
 import type { AccountRow } from "../accounts/mappers.ts";
 import type { AppContext } from "../../http/context.ts";
-import { AppError, type ErrorIssue } from "../../http/errors.ts";
+import { AppError, validationFailed, type ErrorIssue } from "../../http/errors.ts";
 import { applyReport } from "../copy-engine/apply-report.ts";
 import { publishEffects } from "../copy-engine/effects.ts";
 import { clockOffsets } from "./clock-offsets.ts";
@@ -41,9 +41,7 @@ export async function applyPollReports(ctx: AppContext, slave: AccountRow, items
       const parsed = executionReportSchema.safeParse(item);
       if (!parsed.success) {
         const issues: ErrorIssue[] = parsed.error.issues.map((x) => ({ path: ["reports", i, ...x.path].join("."), message: x.message }));
-        const first = issues[0];
-        const message = issues.length === 1 && first ? `${first.path}: ${first.message}` : `Invalid report (${issues.length} problems)`;
-        return refused(orderIdOf(item), new AppError("validation_failed", message, { issues }));
+        return refused(orderIdOf(item), validationFailed(issues, "Invalid report"));
       }
       const report = parsed.data;
       if ((report.accountId && report.accountId !== slave.id) || (report.accountNumber && report.accountNumber !== slave.accountNumber)) {
