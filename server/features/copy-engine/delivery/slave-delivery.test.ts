@@ -30,6 +30,34 @@ describe("pollOrders", () => {
     expect(d.connectedAccounts().size).toBe(0);
   });
 
+  it("gives back the orders of a client that left while the poll claimed or waited", async () => {
+    const d = new OrderDelivery();
+    // Gone during the first claim: the claimed order goes back, nothing is answered.
+    const leaving = new AbortController();
+    const src = source([]);
+    src.claim.mockImplementationOnce(() => {
+      leaving.abort();
+      return Promise.resolve([order("1")]);
+    });
+    expect(await pollOrders(d, "a", src.s, { waitMs: 25_000 }, leaving.signal)).toEqual([]);
+    expect(src.released).toEqual([["1"]]);
+
+    // Gone while parked, after an order was handed out to it in memory.
+    const parkedGone = new AbortController();
+    const src2 = source([]);
+    const polling = pollOrders(d, "b", src2.s, { waitMs: 25_000 }, parkedGone.signal);
+    await vi.waitFor(() => expect(src2.claim).toHaveBeenCalledTimes(1));
+    d.handOut(new Map([["b", [order("2")]]]), noRecord);
+    parkedGone.abort();
+    expect(await polling).toEqual([]);
+    expect(src2.released).toEqual([["2"]]);
+
+    // A client still there gets its orders and nothing is given back.
+    const src3 = source([[order("3")]]);
+    expect(await pollOrders(d, "c", src3.s, { waitMs: 25_000 }, new AbortController().signal)).toEqual([order("3")]);
+    expect(src3.released).toEqual([]);
+  });
+
   it("answers deliverable orders at once and leaves no poll parked", async () => {
     const d = new OrderDelivery();
     const src = source([[order("1")]]);

@@ -181,7 +181,13 @@ export const orderSource = (
         .then(() => claimDeliverable(ctx, tenantId, accountId, opts))
         .finally(() => afterFirstClaim?.());
     },
-    release: (ids) => releaseOrders(ctx.relaxedDb, tenantId, ids),
+    // After the account's hand-out records (a release written before the record would be undone
+    // by it); then the account's other parked poll, if any, claims them now.
+    release: (ids) =>
+      ctx.delivery
+        .recorded(accountId)
+        .then(() => releaseOrders(ctx.relaxedDb, tenantId, ids))
+        .then(() => ctx.delivery.dropIdle(accountId, true)),
     probe: () => (ctx.delivery.isIdle(accountId) ? Promise.resolve(false) : probeOf(ctx.relaxedDb).add({ tenantId, accountId, redeliver: opts.redeliver })),
   };
 };
@@ -255,13 +261,22 @@ export async function pollOrders(
   // A client already gone (it gave up while the poll waited for a slot or applied its reports)
   // gets nothing: orders claimed for it would sit leased to nobody until the lease ran out.
   if (aborted.aborted) return [];
+  // A client that leaves while this poll claims or waits never reads its answer: the orders it
+  // would carry go back at once (the slave's next poll gets them) instead of sitting leased to
+  // nobody for the lease (10 s). Found by the overload bench: polls held past the client's
+  // timeout. A failed release leaves the lease to run out, as before.
+  const handOver = async (orders: SlaveOrder[]): Promise<SlaveOrder[]> => {
+    if (!aborted.aborted || orders.length === 0) return orders;
+    await source.release(orders.map((o) => o.orderId)).catch(() => undefined);
+    return [];
+  };
   // Park before looking, so an order committed between the query and the wait is not missed.
   const parked = delivery.park(accountId, () => onWake());
   const claimed = await source.claim();
   if (claimed.length > 0 || opts.waitMs === 0) {
     parked.cancel();
     const pushed = await parked.orders;
-    return mergeOrders(claimed, pushed);
+    return handOver(mergeOrders(claimed, pushed));
   }
   const abort = () => parked.cancel();
   aborted.addEventListener("abort", abort, { once: true });
@@ -329,5 +344,5 @@ export async function pollOrders(
   const inFlight = checking as Promise<void> | null;
   if (pushed.length === 0 && inFlight) await inFlight;
   answered = true;
-  return mergeOrders(found, pushed);
+  return handOver(mergeOrders(found, pushed));
 }
