@@ -8,11 +8,14 @@
  *   server/loop-delay-probe.ts, read with SIGUSR2), orders still pending in the database when
  *   sending stops. Target: 0 rejected, p99 ≤ 100 ms, loop delay p99 ≤ 20 ms.
  * - Goal 5: offered 20, 100, 400, 1000 signals/s for 10 s each: served (201) /s, shed (503) /s,
- *   other errors, p99, "expired": orders of acknowledged signals that were never handed out within
- *   the signal lifetime (60 s) and were rejected `expired` instead — recorded, shown to the user,
- *   never opened late — or cancelled (a CLOSE reached the server before its OPEN was handed out),
- *   "still pending" after the drain, and "lost": orders of acknowledged signals (the 201's
- *   `queued`) in none of those states and never received (must be 0).
+ *   other errors, p99, and where each order of an acknowledged signal not received in its phase
+ *   (sending, then the drain: until all arrive or 15 s pass without one) stands in the database
+ *   right after the drain, by id: rejected `expired` (not handed out within the signal lifetime,
+ *   60 s — recorded, shown to the user, never opened late), cancelled (a CLOSE reached the server
+ *   before its OPEN was handed out), pending and never handed out, pending and handed out but not
+ *   reported (handed out again after its lease), or reported (it reached its slave after the
+ *   drain, behind the next phase's load). "Lost": orders of acknowledged signals (the 201's
+ *   `queued`) in none of those states — no row at all (must be 0).
  * The relay with a durable commit runs the goal-4 load in the same run as the baseline row.
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -41,8 +44,10 @@ interface Phase {
   expected: number;
   received: number;
   pendingAtEnd: number | null;
-  /** Orders of the phase never handed out and since rejected `expired` / cancelled, or still pending; null without a database to ask. */
-  outcomes: { expired: number; cancelled: number; pending: number } | null;
+  /** Order ids received in the phase (sending and drain). */
+  receivedIds: Set<string>;
+  /** Where the phase's orders not received stand after the drain; null without a database to ask. */
+  outcomes: Outcomes | null;
   loop: LoopDelay | null;
 }
 
@@ -61,9 +66,9 @@ export async function overloadSection(opts: ScenarioOptions): Promise<string> {
 
   const status = (p: Phase, code: number) => p.byStatus.get(code) ?? 0;
   const other = (p: Phase) => [...p.byStatus].filter(([c]) => c !== 201 && c !== 401 && c !== 503).reduce((a, [, n]) => a + n, 0);
-  const accounted = (p: Phase) => (p.outcomes ? p.outcomes.expired + p.outcomes.cancelled + p.outcomes.pending : 0);
+  const accounted = (p: Phase) => (p.outcomes ? p.outcomes.expired + p.outcomes.cancelled + p.outcomes.pending + p.outcomes.leased + p.outcomes.late : 0);
   const lost = (p: Phase) => Math.max(0, p.expected - p.received - accounted(p));
-  const expiredText = (p: Phase) => (p.outcomes ? `${p.outcomes.expired} / ${p.outcomes.cancelled} / ${p.outcomes.pending}` : "–");
+  const expiredText = (p: Phase) => (p.outcomes ? `${p.outcomes.expired} / ${p.outcomes.cancelled} / ${p.outcomes.pending} / ${p.outcomes.leased} / ${p.outcomes.late}` : "–");
   const loopText = (p: Phase) => (p.loop ? `${ms(p.loop.p99 ?? NaN)} / ${ms(p.loop.max ?? NaN)}` : "–");
   const sustainedRows = [b, s].map((p, i) => [
     i === 0 ? TARGET_LABELS["relay-durable"] : TARGET_LABELS.postgres,
@@ -83,9 +88,9 @@ export async function overloadSection(opts: ScenarioOptions): Promise<string> {
     expiredText(p),
     lost(p),
   ]);
-  const t1 = table(["Target", "Slaves", "Offered/s", "Seconds", "Sent", "201", "401", "503", "Other", "send → slave p50 ms", "p99 ms", "p99 vs durable relay", "server loop delay p99 / max ms", "Pending when sending stopped", "Never handed out: expired / cancelled / still pending", "Lost"], sustainedRows);
+  const t1 = table(["Target", "Slaves", "Offered/s", "Seconds", "Sent", "201", "401", "503", "Other", "send → slave p50 ms", "p99 ms", "p99 vs durable relay", "server loop delay p99 / max ms", "Pending when sending stopped", "Not received in the phase: expired / cancelled / pending, never handed out / pending, handed out / reached the slave later", "Lost"], sustainedRows);
   const t2 = table(
-    ["Offered/s", "Seconds", "Sent", "Served (201)/s", "Shed (503)/s", "401", "Other errors", "send → slave p99 ms", "server loop delay p99 / max ms", "Acked orders", "Never handed out: expired / cancelled / still pending", "Lost"],
+    ["Offered/s", "Seconds", "Sent", "Served (201)/s", "Shed (503)/s", "401", "Other errors", "send → slave p99 ms", "server loop delay p99 / max ms", "Acked orders", "Not received in the phase: expired / cancelled / pending, never handed out / pending, handed out / reached the slave later", "Lost"],
     saturation.map((p) => [p.rate, (p.elapsedMs / 1000).toFixed(1), p.sent, perSecond(p.served, p.elapsedMs), perSecond(status(p, 503), p.elapsedMs), status(p, 401), other(p), ms(percentile(p.latencies, 99)), loopText(p), p.expected, expiredText(p), lost(p)]),
   );
 
@@ -119,6 +124,7 @@ async function runPhases(kind: TargetKind, slaves: number, phases: [number, numb
       const start = sentAt.get(`${o.action}:${o.masterTicket}`);
       if (current === null || start === undefined) return;
       current.received++;
+      current.receivedIds.add(o.orderId);
       current.latencies.push(at - start);
     },
   });
@@ -129,7 +135,7 @@ async function runPhases(kind: TargetKind, slaves: number, phases: [number, numb
   const openAcked: number[] = [];
   try {
     for (const [rate, seconds] of phases) {
-      const phase: Phase = { rate, elapsedMs: 0, sent: 0, served: 0, byStatus: new Map(), latencies: [], expected: 0, received: 0, pendingAtEnd: null, outcomes: null, loop: null };
+      const phase: Phase = { rate, elapsedMs: 0, sent: 0, served: 0, byStatus: new Map(), latencies: [], expected: 0, received: 0, receivedIds: new Set(), pendingAtEnd: null, outcomes: null, loop: null };
       current = phase;
       sentAt.clear();
       await readLoopDelay(target, probe?.path); // starts the server's window afresh
@@ -166,7 +172,7 @@ async function runPhases(kind: TargetKind, slaves: number, phases: [number, numb
       phase.pendingAtEnd = await pendingOrders(target);
       phase.loop = await readLoopDelay(target, probe?.path);
       await drain(phase);
-      phase.outcomes = await undeliveredOutcomes(target, phaseStart);
+      phase.outcomes = await phaseOutcomes(target, phaseStart, phase.receivedIds);
       await fleet.settle();
       current = null;
       out.push(phase);
@@ -194,20 +200,41 @@ async function drain(phase: Phase): Promise<void> {
   }
 }
 
-/** Orders created since `since` and never handed out: rejected `expired`, cancelled, or still pending (null without a database). */
-async function undeliveredOutcomes(target: Target, since: Date): Promise<{ expired: number; cancelled: number; pending: number } | null> {
+/** Where the orders of a phase that its slaves did not receive stand (counts of orders). */
+interface Outcomes {
+  /** Rejected `expired`: never handed out within the signal's lifetime. */
+  expired: number;
+  cancelled: number;
+  /** Pending, never handed out. */
+  pending: number;
+  /** Pending, handed out but not reported: handed out again once its lease runs out. */
+  leased: number;
+  /** Reported by its slave: it reached the slave after the phase's drain. */
+  late: number;
+}
+
+/**
+ * Where each order created since `since` and not in `received` stands (null without a database),
+ * read by id: an order counted here is not lost, whatever its delivery count.
+ */
+async function phaseOutcomes(target: Target, since: Date, received: Set<string>): Promise<Outcomes | null> {
   if (!target.databaseUrl || target.kind !== "postgres") return null;
   const client = new pg.Client({ connectionString: target.databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ expired: string; cancelled: string; pending: string }>(
-      `select count(*) filter (where reason_code = 'expired') as expired, count(*) filter (where status = 'cancelled') as cancelled,
-              count(*) filter (where status = 'pending') as pending
-         from executions where created_at >= $1 and delivery_count = 0`,
+    const { rows } = await client.query<{ id: string; status: string; delivery_count: number; reason_code: string | null }>(
+      "select id, status, delivery_count, reason_code from executions where created_at >= $1",
       [since],
     );
-    const r = rows[0];
-    return { expired: Number(r?.expired ?? 0), cancelled: Number(r?.cancelled ?? 0), pending: Number(r?.pending ?? 0) };
+    const out: Outcomes = { expired: 0, cancelled: 0, pending: 0, leased: 0, late: 0 };
+    for (const r of rows) {
+      if (received.has(r.id)) continue;
+      if (r.reason_code === "expired") out.expired++;
+      else if (r.status === "cancelled") out.cancelled++;
+      else if (r.status === "pending") out[r.delivery_count > 0 ? "leased" : "pending"]++;
+      else out.late++;
+    }
+    return out;
   } finally {
     await client.end();
   }
