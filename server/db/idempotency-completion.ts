@@ -34,7 +34,8 @@ export function completeIdempotencyParams(c: IdempotencyCompletion): unknown[] {
   return [c.tenantId, c.key, c.status, idempotencyKeys.responseBody.mapToDriverValue(c.body)];
 }
 
-const completeStatement = rawStatement("idempotency_complete", completeIdempotencyText(1));
+// Named (db/raw.ts): an update by primary key, the same plan whatever the values.
+const completeStatement = rawStatement("idempotency_complete", completeIdempotencyText(1), undefined, { prepared: true });
 
 /** Inside the work's transaction: marks the key `done` with its response, alone. */
 export async function completeIdempotency(db: Db, c: IdempotencyCompletion): Promise<void> {

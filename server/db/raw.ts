@@ -6,9 +6,17 @@
  *
  * - node-postgres: `{ text, values }` (the unnamed statement: parsed and planned per call, with the
  *   call's values). A NAMED statement (`prepared: true`, parsed once per connection) is available
- *   but off by default: after five runs PostgreSQL may switch a named statement to a generic plan,
- *   and on the copy path that measured worse — PostgreSQL CPU per delivered order 4.9 → 10 ms
- *   (10 slaves) with every statement named, against 4.4 ms unnamed. Name one only with a plan
+ *   but opt-in: after five runs PostgreSQL may switch a named statement to a generic plan, and on
+ *   the copy path that measured worse — PostgreSQL CPU per delivered order 4.9 → 10 ms (10
+ *   slaves) with every statement named, against 4.4 ms unnamed; measured again on 2026-11-28, the
+ *   report batch's load read 2.3× the buffers (61,102 → 139,161 per 12,000 orders), its outcome
+ *   write and the copies' links 1.2–1.5×. Keeping custom plans for named statements with
+ *   `plan_cache_mode = force_custom_plan` on the pools was worse still: PostgreSQL then plans
+ *   every foreign-key check and PL/pgSQL trigger statement on every call (PostgreSQL CPU per
+ *   10,000 orders 4.6–5.3 s → 5.8–7.9 s). So only statements whose plan cannot depend on the
+ *   values are named — inserts, and updates by primary key (the signal's record, audit entries,
+ *   replay records, idempotency completion): parsing and planning their text is saved on every
+ *   call (on the signal's path, about 0.75 ms per event for its record). Name one only with a plan
  *   checked under `plan_cache_mode = force_generic_plan`.
  * - PGlite: `query(text, params)` (one process, no network; the text is the same each call).
  *

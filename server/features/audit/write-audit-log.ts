@@ -29,7 +29,8 @@ export async function writeAuditLog(db: Db, entry: AuditEntry): Promise<void> {
  * here and folded by the signal path into its own statement (copy-engine/store/record-event.ts).
  */
 export const auditEntryRows = fixedUnnest(auditLogs);
-const insertEntries = rawStatement("audit_insert_entries", `insert into audit_logs (${auditEntryRows.columns}) ${auditEntryRows.select(1)}`);
+// Named (db/raw.ts): an insert, the same plan whatever the values.
+const insertEntries = rawStatement("audit_insert_entries", `insert into audit_logs (${auditEntryRows.columns}) ${auditEntryRows.select(1)}`, undefined, { prepared: true });
 
 /**
  * Several entries in one fixed statement (db/raw.ts): a report batch writes an entry per report,

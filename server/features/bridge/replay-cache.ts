@@ -25,6 +25,8 @@ const insertRecords = rawStatement(
    on conflict do nothing
    returning api_key_id::text as "apiKeyId", signature`,
   (r) => `${String(r.apiKeyId)} ${String(r.signature)}`,
+  // Named (db/raw.ts): an insert, the same plan whatever the values.
+  { prepared: true },
 );
 
 /**

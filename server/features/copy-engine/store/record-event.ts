@@ -96,7 +96,9 @@ function statementOf(shape: Shape): RawStatement<ExecutionRow> {
     ? `with ${ctes.join(",\n")}
        insert into executions (${orderRows.columns}) ${orderRows.select(next)} returning ${tableColumns(executions)}`
     : `with ${ctes.join(",\n")}\n${event}`;
-  const stmt = rawStatement(`record_event:${key}`, text, tableRow(executions));
+  // Named (db/raw.ts): inserts, and updates by primary key — the same plan whatever the values;
+  // on the signal's path, where parsing and planning these few KB cost about 0.75 ms per event.
+  const stmt = rawStatement(`record_event:${key}`, text, tableRow(executions), { prepared: true });
   statements.set(key, stmt);
   return stmt;
 }
