@@ -14,10 +14,13 @@
  *   `plan_cache_mode = force_custom_plan` on the pools was worse still: PostgreSQL then plans
  *   every foreign-key check and PL/pgSQL trigger statement on every call (PostgreSQL CPU per
  *   10,000 orders 4.6–5.3 s → 5.8–7.9 s). So only statements whose plan cannot depend on the
- *   values are named — inserts, and updates by primary key (the signal's record, audit entries,
- *   replay records, idempotency completion): parsing and planning their text is saved on every
- *   call (on the signal's path, about 0.75 ms per event for its record). Name one only with a plan
- *   checked under `plan_cache_mode = force_generic_plan`.
+ *   values are named — inserts, updates by primary key (the signal's record, audit entries,
+ *   replay records, idempotency completion) and the signal path's lookups by tenant and key (an
+ *   open's slave states and signal insert, a follow's contexts: their generic plans read the same
+ *   buffers as the custom ones, pg_stat_statements over a latency run): parsing and planning
+ *   their text is saved on every call — on the signal's critical path about 0.75 ms per event for
+ *   its record and 0.9 ms per open for the slave states. Name one only with its generic plan
+ *   checked (`plan_cache_mode = force_generic_plan`, or buffers read side by side).
  * - PGlite: `query(text, params)` (one process, no network; the text is the same each call).
  *
  * `runRaw(db, stmt, params)` accepts the root database OR a Drizzle transaction: it takes the

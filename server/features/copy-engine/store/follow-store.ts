@@ -66,6 +66,9 @@ const followContextsStatement = rawStatement(
         ? null
         : { volumeStep: decimal(r.volumeStep), volumeMin: decimal(r.volumeMin), volumeMax: decimal(r.volumeMax), tickSize: decimal(r.tickSize), tickValue: decimal(r.tickValue) },
   }),
+  // Named (db/raw.ts): lookups by tenant and key, on the signal's path; the generic plan read the
+  // same buffers as the custom ones (latency run).
+  { prepared: true },
 );
 
 /**
