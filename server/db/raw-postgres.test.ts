@@ -1,9 +1,8 @@
 /**
  * PostgreSQL only (TEST_DATABASE_URL): how db/raw.ts sends a statement. A statement declared
  * `prepared: true` is parsed once per connection and only bound and executed afterwards; others
- * are sent unnamed (parsed and planned with each call's values). The named ones on the signal's
- * path (its record, with its audit entries and idempotency completion) keep one plan whatever the
- * values: inserts and updates by primary key, checked here under a generic plan.
+ * are sent unnamed (parsed and planned with each call's values). Which statements are named, and
+ * how their generic plans were checked, is written in raw.ts.
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -15,7 +15,7 @@
  *   before its OPEN was handed out), pending and never handed out, pending and handed out but not
  *   reported (handed out again after its lease), or reported (it reached its slave after the
  *   drain, behind the next phase's load). "Lost": orders of acknowledged signals (the 201's
- *   `queued`) in none of those states — no row at all (must be 0).
+ *   `queued`) in none of those states (must be 0).
  * The relay with a durable commit runs the goal-4 load in the same run as the baseline row.
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -42,10 +42,9 @@ interface Phase {
   byStatus: Map<number, number>;
   latencies: number[];
   expected: number;
-  received: number;
+  /** Order ids received in the phase (sending and drain); each order arrives once (fleet.ts onOrder). */
+  received: Set<string>;
   pendingAtEnd: number | null;
-  /** Order ids received in the phase (sending and drain). */
-  receivedIds: Set<string>;
   /** Where the phase's orders not received stand after the drain; null without a database to ask. */
   outcomes: Outcomes | null;
   loop: LoopDelay | null;
@@ -67,7 +66,7 @@ export async function overloadSection(opts: ScenarioOptions): Promise<string> {
   const status = (p: Phase, code: number) => p.byStatus.get(code) ?? 0;
   const other = (p: Phase) => [...p.byStatus].filter(([c]) => c !== 201 && c !== 401 && c !== 503).reduce((a, [, n]) => a + n, 0);
   const accounted = (p: Phase) => (p.outcomes ? p.outcomes.expired + p.outcomes.cancelled + p.outcomes.pending + p.outcomes.leased + p.outcomes.late : 0);
-  const lost = (p: Phase) => Math.max(0, p.expected - p.received - accounted(p));
+  const lost = (p: Phase) => Math.max(0, p.expected - p.received.size - accounted(p));
   const expiredText = (p: Phase) => (p.outcomes ? `${p.outcomes.expired} / ${p.outcomes.cancelled} / ${p.outcomes.pending} / ${p.outcomes.leased} / ${p.outcomes.late}` : "–");
   const loopText = (p: Phase) => (p.loop ? `${ms(p.loop.p99 ?? NaN)} / ${ms(p.loop.max ?? NaN)}` : "–");
   const sustainedRows = [b, s].map((p, i) => [
@@ -123,8 +122,7 @@ async function runPhases(kind: TargetKind, slaves: number, phases: [number, numb
     onOrder: (o, _slave, at) => {
       const start = sentAt.get(`${o.action}:${o.masterTicket}`);
       if (current === null || start === undefined) return;
-      current.received++;
-      current.receivedIds.add(o.orderId);
+      current.received.add(o.orderId);
       current.latencies.push(at - start);
     },
   });
@@ -135,7 +133,7 @@ async function runPhases(kind: TargetKind, slaves: number, phases: [number, numb
   const openAcked: number[] = [];
   try {
     for (const [rate, seconds] of phases) {
-      const phase: Phase = { rate, elapsedMs: 0, sent: 0, served: 0, byStatus: new Map(), latencies: [], expected: 0, received: 0, receivedIds: new Set(), pendingAtEnd: null, outcomes: null, loop: null };
+      const phase: Phase = { rate, elapsedMs: 0, sent: 0, served: 0, byStatus: new Map(), latencies: [], expected: 0, received: new Set(), pendingAtEnd: null, outcomes: null, loop: null };
       current = phase;
       sentAt.clear();
       await readLoopDelay(target, probe?.path); // starts the server's window afresh
@@ -172,11 +170,11 @@ async function runPhases(kind: TargetKind, slaves: number, phases: [number, numb
       phase.pendingAtEnd = await pendingOrders(target);
       phase.loop = await readLoopDelay(target, probe?.path);
       await drain(phase);
-      phase.outcomes = await phaseOutcomes(target, phaseStart, phase.receivedIds);
+      phase.outcomes = await phaseOutcomes(target, phaseStart, phase.received);
       await fleet.settle();
       current = null;
       out.push(phase);
-      console.info(`overload ${kind} ${rate}/s: sent ${phase.sent}, served ${phase.served}, 503 ${phase.byStatus.get(503) ?? 0}, lost ${phase.expected - phase.received}; slaves non-2xx so far: ${formatStatuses(fleet.statuses)}`);
+      console.info(`overload ${kind} ${rate}/s: sent ${phase.sent}, served ${phase.served}, 503 ${phase.byStatus.get(503) ?? 0}, lost ${phase.expected - phase.received.size}; slaves non-2xx so far: ${formatStatuses(fleet.statuses)}`);
     }
   } finally {
     const stopped = fleet.stop();
@@ -191,9 +189,9 @@ async function runPhases(kind: TargetKind, slaves: number, phases: [number, numb
 async function drain(phase: Phase): Promise<void> {
   let last = -1;
   let still = performance.now();
-  while (phase.received < phase.expected) {
-    if (phase.received !== last) {
-      last = phase.received;
+  while (phase.received.size < phase.expected) {
+    if (phase.received.size !== last) {
+      last = phase.received.size;
       still = performance.now();
     } else if (performance.now() - still > 15_000) return;
     await sleep(100);
@@ -209,13 +207,15 @@ interface Outcomes {
   pending: number;
   /** Pending, handed out but not reported: handed out again once its lease runs out. */
   leased: number;
-  /** Reported by its slave: it reached the slave after the phase's drain. */
+  /** Handed out and since reported by its slave: it reached the slave after the phase's drain. */
   late: number;
 }
 
 /**
  * Where each order created since `since` and not in `received` stands (null without a database),
- * read by id: an order counted here is not lost, whatever its delivery count.
+ * read by id: an order counted here is not lost. A row never handed out that is neither pending,
+ * cancelled nor expired was not queued (a copy refused when the signal was planned: not in the
+ * 201's `queued`), and is not counted.
  */
 async function phaseOutcomes(target: Target, since: Date, received: Set<string>): Promise<Outcomes | null> {
   if (!target.databaseUrl || target.kind !== "postgres") return null;
@@ -232,7 +232,7 @@ async function phaseOutcomes(target: Target, since: Date, received: Set<string>)
       if (r.reason_code === "expired") out.expired++;
       else if (r.status === "cancelled") out.cancelled++;
       else if (r.status === "pending") out[r.delivery_count > 0 ? "leased" : "pending"]++;
-      else out.late++;
+      else if (r.delivery_count > 0) out.late++;
     }
     return out;
   } finally {
