@@ -55,7 +55,14 @@ function groupBy<T extends { accountId: string }>(rows: T[]): Map<string, T[]> {
   return m;
 }
 
-/** Stat rows per account per bucket (ascending), from bucketed samples and trades. */
+/**
+ * Stat rows per account per bucket (ascending), from bucketed samples and trades. Trades in a
+ * bucket before the account's first sample count in its first row; a bucket with trades but no
+ * sample after that gets its own row carrying the last sample's equity, balance and drawdown
+ * forward, so a trade closed after the last heartbeat of the range still shows in the running
+ * P&L (a slave that stopped sending heartbeats, or a minute without one, once dropped it).
+ * An account with trades but no sample in the range has no row (no equity to show).
+ */
 export function buildPerformanceStats(samples: BucketSample[], trades: BucketTrades[]): PerformanceStat[] {
   const tradesBy = groupBy(trades);
   const out: PerformanceStat[] = [];
@@ -63,33 +70,43 @@ export function buildPerformanceStats(samples: BucketSample[], trades: BucketTra
     const sorted = [...rows].sort((a, b) => a.bucket.getTime() - b.bucket.getTime());
     const accTrades = [...(tradesBy.get(accountId) ?? [])].sort((a, b) => a.bucket.getTime() - b.bucket.getTime());
     const totals: Totals = { pnl: new Big(0), closed: 0, wins: 0 };
-    let ti = 0;
     // Compared as numbers (ordering only; percents well inside float precision), rounded exactly.
     let maxDd = 0;
     let maxDdOut = 0;
     let pnlOut = 0;
+    let last: BucketSample | undefined;
+    const addTrade = (t: BucketTrades) => {
+      totals.pnl = totals.pnl.plus(t.pnl);
+      totals.closed += t.closed;
+      totals.wins += t.wins;
+      pnlOut = round(totals.pnl, 2);
+    };
+    const push = (bucket: Date, s: BucketSample) =>
+      out.push({ accountId, asofDate: bucket.toISOString(), equity: s.equity, balance: s.balance, pnl: pnlOut, winRate: winRate(totals), maxDrawdown: maxDdOut });
+    let ti = 0;
     for (const s of sorted) {
       while (ti < accTrades.length && accTrades[ti]!.bucket.getTime() <= s.bucket.getTime()) {
         const t = accTrades[ti++]!;
-        totals.pnl = totals.pnl.plus(t.pnl);
-        totals.closed += t.closed;
-        totals.wins += t.wins;
-        pnlOut = round(totals.pnl, 2);
+        // A trade-only bucket between two samples: its own row, at the last sample's equity.
+        if (last && t.bucket.getTime() < s.bucket.getTime()) {
+          addTrade(t);
+          while (ti < accTrades.length && accTrades[ti]!.bucket.getTime() === t.bucket.getTime()) addTrade(accTrades[ti++]!);
+          push(t.bucket, last);
+        } else addTrade(t);
       }
       const dd = Number(s.drawdown);
       if (dd > maxDd) {
         maxDd = dd;
         maxDdOut = round(new Big(s.drawdown), 2);
       }
-      out.push({
-        accountId,
-        asofDate: s.bucket.toISOString(),
-        equity: s.equity,
-        balance: s.balance,
-        pnl: pnlOut,
-        winRate: winRate(totals),
-        maxDrawdown: maxDdOut,
-      });
+      push(s.bucket, s);
+      last = s;
+    }
+    // Trades after the last sample: rows at the last known equity.
+    while (ti < accTrades.length && last) {
+      const bucket = accTrades[ti]!.bucket;
+      while (ti < accTrades.length && accTrades[ti]!.bucket.getTime() === bucket.getTime()) addTrade(accTrades[ti++]!);
+      push(bucket, last);
     }
   }
   // Code-unit order (ISO dates and uuids sort correctly so): localeCompare is ~50× slower here.
