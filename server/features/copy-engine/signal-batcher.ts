@@ -21,7 +21,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { tenants } from "../../db/schema.ts";
+import { transactionOpenedWith, type Literal } from "../../db/opened-transaction.ts";
 import { SlaveStateCache } from "./store/open-store.ts";
 
 /** What every event of a batch shares, read once at the start of the batch's transaction. */
@@ -155,8 +155,14 @@ export class SignalBatcher {
    * `savepoints`: each event in its own savepoint, its error settles only that event.
    */
   private attempt(tenantId: string, jobs: Job[], mode: "single" | "optimistic" | "savepoints"): Promise<Settled[]> {
-    return this.db.transaction(async (tx: Db) => {
-      const batch = await beginBatch(tx, tenantId, jobs.length, (at) => this.orderedAt(tenantId, at));
+    return transactionOpenedWith(this.db, lockStatement(tenantId), async (tx: Db, locked) => {
+      const batch: SignalBatch = {
+        tenantId,
+        copyPaused: locked[0]?.copy_paused === true,
+        slaveStates: new SlaveStateCache(tenantId),
+        size: jobs.length,
+        orderedAt: (at) => this.orderedAt(tenantId, at),
+      };
       const results: Settled[] = [];
       for (const job of jobs) {
         if (mode !== "savepoints") {
@@ -192,15 +198,12 @@ export class SignalBatcher {
   }
 }
 
-/** Takes the tenant's signal lock and reads its copy pause, in one round trip. */
-async function beginBatch(tx: Db, tenantId: string, size: number, orderedAt: (at: Date) => Date): Promise<SignalBatch> {
-  const result: unknown = await tx.execute(
-    sql`select pg_advisory_xact_lock(hashtextextended(${tenantId}, 0)), (select ${tenants.copyPaused} from ${tenants} where ${tenants.id} = ${tenantId}) as copy_paused`,
-  );
-  // Both drivers answer execute() with `{ rows }`.
-  const locked = result as { rows: { copy_paused: boolean | null }[] };
-  return { tenantId, copyPaused: locked.rows[0]?.copy_paused === true, slaveStates: new SlaveStateCache(tenantId), size, orderedAt };
-}
+/**
+ * Takes the tenant's signal lock and reads its copy pause: one statement, sent with the
+ * transaction's BEGIN (db/opened-transaction.ts), so a batch starts in one round trip.
+ */
+const lockStatement = (tenantId: string) => (literal: Literal) =>
+  `select pg_advisory_xact_lock(hashtextextended(${literal(tenantId)}, 0)), (select copy_paused from tenants where id = ${literal(tenantId)}::uuid) as copy_paused`;
 
 const batchers = new WeakMap<Db, SignalBatcher>();
 
