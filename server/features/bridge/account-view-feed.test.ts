@@ -3,7 +3,8 @@
  * of a bound slave reads nothing, nor does a report's look-up of its slave; a touch of the last
  * heartbeat moves no version; a heartbeat written here keeps the view; any other change — a risk limit set, changed or removed, the
  * account's settings, its deletion — is heard through NOTIFY and the next poll reads it; a view
- * lagging another instance's touches never writes a false "connected".
+ * lagging another instance's touches never writes a false "connected". A master's signal takes its
+ * master from the same view, and hears a heartbeat's new balance (the figures its sizing uses).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, like, sql } from "drizzle-orm";
@@ -13,7 +14,7 @@ import { databaseKinds } from "../../../e2e/support/databases.ts";
 import { accountViewOf, startAccountViewFeed, type AccountViewFeed } from "./account-view.ts";
 import type { ApiKeyAuth } from "./auth.ts";
 import { recordHeartbeat, recordPollSignOfLife } from "./heartbeat.ts";
-import { resolveSlaveAccount, resolveSlaveWithRiskLimit } from "./terminal-account.ts";
+import { resolveMasterAccount, resolveSlaveAccount, resolveSlaveWithRiskLimit } from "./terminal-account.ts";
 
 describe.each(databaseKinds())("the polls' account view on %s", (kind) => {
   let t: TestContext;
@@ -113,6 +114,25 @@ describe.each(databaseKinds())("the polls' account view on %s", (kind) => {
     const connected = await t.ctx.db.select().from(auditLogs).where(and(eq(auditLogs.accountId, slaveId), like(auditLogs.message, "%connected%")));
     expect(connected).toEqual([]);
     expect(servedFromView()).toBe(false); // read again by the next poll
+  });
+
+  it("gives a master's signal its master from the view, and hears its balance change", async () => {
+    const [master] = await t.ctx.db
+      .insert(accounts)
+      .values({ tenantId: auth.tenantId, accountNumber: "5001", broker: "IC Markets", platform: "MT5", role: "MASTER", balance: "10000", equity: "10000" })
+      .returning();
+    const masterAuth: ApiKeyAuth = { ...auth, scope: "MASTER", accountId: master!.id };
+    const signal = () => resolveMasterAccount(t.ctx.db, masterAuth, accountViewOf(t.ctx));
+    expect((await signal()).balance).toBe("10000");
+    texts.length = 0;
+    expect((await signal()).id).toBe(master!.id);
+    expect(texts).toEqual([]);
+    // Another instance's heartbeat (a write this view did not make): heard through its notice.
+    await t.ctx.db.update(accounts).set({ balance: "20000", equity: "19000" }).where(eq(accounts.id, master!.id));
+    await expect.poll(() => accountViewOf(t.ctx).get(auth.tenantId, master!.id) !== undefined).toBe(false);
+    expect(await signal()).toMatchObject({ balance: "20000", equity: "19000" });
+    // A SLAVE key's selector cannot reach it, nor a master key bound to a slave.
+    await expect(resolveMasterAccount(t.ctx.db, { ...masterAuth, accountId: slaveId }, accountViewOf(t.ctx))).rejects.toMatchObject({ status: 404 });
   });
 
   it("hears the account's settings change and its deletion", async () => {

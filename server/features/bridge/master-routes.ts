@@ -19,6 +19,7 @@ import { abandonIdempotent, beginIdempotent, requestHash } from "./idempotency.t
 import { saveSnapshot } from "../accounts/snapshots.ts";
 import { assertSnapshotEntries } from "../sync/snapshot-validation.ts";
 import { onMasterSnapshot } from "../sync/service.ts";
+import { accountViewOf } from "./account-view.ts";
 import { assertMasterLogin, assertSelectsMaster, resolveMasterAccount } from "./terminal-account.ts";
 import { findTenantPause } from "./tenant-pause.ts";
 import { clockOffsets } from "./clock-offsets.ts";
@@ -87,7 +88,7 @@ export function registerMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
       // Two independent round trips, run together (latency); a marker taken for a request that
       // then fails on its master is dropped again.
       const [masterLookup, begin] = await Promise.allSettled([
-        resolveMasterAccount(ctx.db, auth).then((m) => assertMasterLogin(m, event.master.login)),
+        resolveMasterAccount(ctx.db, auth, accountViewOf(ctx)).then((m) => assertMasterLogin(m, event.master.login)),
         beginIdempotent(ctx.relaxedDb, auth.tenantId, key, requestHash(request.url, request.rawBody)),
       ]);
       if (masterLookup.status === "rejected") {

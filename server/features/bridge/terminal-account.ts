@@ -14,7 +14,7 @@ import { ofTenant } from "../../db/scope.ts";
 import { AppError, invalidField, notFound } from "../../http/errors.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
 import { findMaster, liveAccount } from "../accounts/queries.ts";
-import type { AccountViewCache } from "./account-view.ts";
+import type { AccountViewCache, SlaveView } from "./account-view.ts";
 import type { ApiKeyAuth } from "./auth.ts";
 
 export interface AccountSelector {
@@ -22,9 +22,19 @@ export interface AccountSelector {
   accountNumber?: string | undefined;
 }
 
-/** The master account a MASTER key acts for. Errors: 404 when the tenant has none. */
-export async function resolveMasterAccount(db: Db, auth: ApiKeyAuth): Promise<AccountRow> {
-  const row = auth.accountId ? await findLiveAccount(db, auth.tenantId, auth.accountId) : await findMaster(db, auth.tenantId);
+/**
+ * The master account a MASTER key acts for. `views`: a bound key's account from memory when the
+ * view holds it (else read with its risk limit and kept there, as a slave's poll does): the
+ * signal route passes it, so a master's signal reads no account (its figures stay as fresh as
+ * the view's notices: a heartbeat moving the balance moves the row's version). Errors: 404 when
+ * the tenant has none.
+ */
+export async function resolveMasterAccount(db: Db, auth: ApiKeyAuth, views?: AccountViewCache): Promise<AccountRow> {
+  const row = auth.accountId
+    ? views
+      ? ((await boundView(db, auth.tenantId, auth.accountId, views))?.account ?? null)
+      : await findLiveAccount(db, auth.tenantId, auth.accountId)
+    : await findMaster(db, auth.tenantId);
   if (!row || row.role !== "MASTER") throw notFound("Master account");
   return row;
 }
@@ -95,6 +105,19 @@ const liveAccountWithLimit = rawStatement(
   (r) => ({ account: accountRow(r), limit: r.rl_id == null ? null : limitRow(r) }),
 );
 
+/**
+ * A bound key's live account with its risk limit: from `views` when it holds them, else ONE
+ * statement, kept in `views`. Null when the account is unknown, deleted or another tenant's.
+ */
+async function boundView(db: Db, tenantId: string, accountId: string, views?: AccountViewCache): Promise<SlaveView | null> {
+  const kept = views?.get(tenantId, accountId);
+  if (kept) return kept;
+  const epoch = views?.mark() ?? 0;
+  const [found] = await runRaw(db, liveAccountWithLimit, [tenantId, accountId]);
+  if (found) views?.offer(found, epoch);
+  return found ?? null;
+}
+
 /** A risk limit row (as risk/queries.ts findRiskLimit). */
 export type RiskLimitRow = typeof riskLimits.$inferSelect;
 
@@ -105,11 +128,7 @@ export type RiskLimitRow = typeof riskLimits.$inferSelect;
  */
 export async function resolveSlaveWithRiskLimit(db: Db, auth: ApiKeyAuth, sel: AccountSelector, views?: AccountViewCache): Promise<{ slave: AccountRow; limit: RiskLimitRow | null }> {
   if (auth.accountId) {
-    const kept = views?.get(auth.tenantId, auth.accountId);
-    if (kept) return { slave: await checkBound(db, auth, sel, kept.account), limit: kept.limit };
-    const epoch = views?.mark() ?? 0;
-    const [found] = await runRaw(db, liveAccountWithLimit, [auth.tenantId, auth.accountId]);
-    if (found) views?.offer(found, epoch);
+    const found = await boundView(db, auth.tenantId, auth.accountId, views);
     return { slave: await checkBound(db, auth, sel, found?.account ?? null), limit: found?.limit ?? null };
   }
   const slave = await resolveSlaveAccount(db, auth, sel);
