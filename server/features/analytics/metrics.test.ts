@@ -48,10 +48,8 @@ describe("buildPerformanceStats", () => {
   // CI caught it: a trade closed in a minute after the account's last heartbeat was in the
   // summary but in no stat row, so the chart's P&L stopped short of the cards.
   it("gives trades after the last sample and between samples rows at the last known equity", () => {
-    const stats = buildPerformanceStats(
-      [sample("a", 1, "2", "9800"), sample("a", 4, "0", "10100")],
-      [trade("a", 1, "30", 1, 1), trade("a", 2, "-10", 1, 0), trade("a", 4, "5", 1, 1), trade("a", 6, "10", 1, 1), trade("a", 7, "-1", 1, 0)],
-    );
+    const trades = [trade("a", 1, "30", 1, 1), trade("a", 2, "-10", 1, 0), trade("a", 4, "5", 1, 1), trade("a", 6, "10", 1, 1), trade("a", 7, "-1", 1, 0)];
+    const stats = buildPerformanceStats([sample("a", 1, "2", "9800"), sample("a", 4, "0", "10100")], trades);
     expect(stats.map((s) => [s.asofDate, s.equity, s.pnl, s.winRate, s.maxDrawdown])).toEqual([
       [t(1).toISOString(), "9800", 30, 100, 2],
       [t(2).toISOString(), "9800", 20, 50, 2],
@@ -59,7 +57,7 @@ describe("buildPerformanceStats", () => {
       [t(6).toISOString(), "10100", 35, 75, 2],
       [t(7).toISOString(), "10100", 34, 60, 2],
     ]);
-    expect(stats.at(-1)!.pnl).toBe(summarizePerformance(["a"], [trade("a", 1, "30", 1, 1), trade("a", 2, "-10", 1, 0), trade("a", 4, "5", 1, 1), trade("a", 6, "10", 1, 1), trade("a", 7, "-1", 1, 0)]).avgPnl);
+    expect(stats.at(-1)!.pnl).toBe(summarizePerformance(["a"], trades).avgPnl);
   });
 
   // Issue 16: Avg P&L once divided by every account and Win Rate only by those that traded, so

@@ -75,24 +75,26 @@ export function buildPerformanceStats(samples: BucketSample[], trades: BucketTra
     let maxDdOut = 0;
     let pnlOut = 0;
     let last: BucketSample | undefined;
-    const addTrade = (t: BucketTrades) => {
-      totals.pnl = totals.pnl.plus(t.pnl);
-      totals.closed += t.closed;
-      totals.wins += t.wins;
-      pnlOut = round(totals.pnl, 2);
-    };
     const push = (bucket: Date, s: BucketSample) =>
       out.push({ accountId, asofDate: bucket.toISOString(), equity: s.equity, balance: s.balance, pnl: pnlOut, winRate: winRate(totals), maxDrawdown: maxDdOut });
     let ti = 0;
+    /** Adds the trades of the next trade bucket to the totals; returns that bucket. */
+    const takeBucket = (): Date => {
+      const bucket = accTrades[ti]!.bucket;
+      for (; ti < accTrades.length && accTrades[ti]!.bucket.getTime() === bucket.getTime(); ti++) {
+        const t = accTrades[ti]!;
+        totals.pnl = totals.pnl.plus(t.pnl);
+        totals.closed += t.closed;
+        totals.wins += t.wins;
+      }
+      pnlOut = round(totals.pnl, 2);
+      return bucket;
+    };
     for (const s of sorted) {
       while (ti < accTrades.length && accTrades[ti]!.bucket.getTime() <= s.bucket.getTime()) {
-        const t = accTrades[ti++]!;
-        // A trade-only bucket between two samples: its own row, at the last sample's equity.
-        if (last && t.bucket.getTime() < s.bucket.getTime()) {
-          addTrade(t);
-          while (ti < accTrades.length && accTrades[ti]!.bucket.getTime() === t.bucket.getTime()) addTrade(accTrades[ti++]!);
-          push(t.bucket, last);
-        } else addTrade(t);
+        const bucket = takeBucket();
+        // A trade-only bucket after the first sample: its own row, at the last sample's equity.
+        if (last && bucket.getTime() < s.bucket.getTime()) push(bucket, last);
       }
       const dd = Number(s.drawdown);
       if (dd > maxDd) {
@@ -103,11 +105,7 @@ export function buildPerformanceStats(samples: BucketSample[], trades: BucketTra
       last = s;
     }
     // Trades after the last sample: rows at the last known equity.
-    while (ti < accTrades.length && last) {
-      const bucket = accTrades[ti]!.bucket;
-      while (ti < accTrades.length && accTrades[ti]!.bucket.getTime() === bucket.getTime()) addTrade(accTrades[ti++]!);
-      push(bucket, last);
-    }
+    while (ti < accTrades.length && last) push(takeBucket(), last);
   }
   // Code-unit order (ISO dates and uuids sort correctly so): localeCompare is ~50× slower here.
   const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
