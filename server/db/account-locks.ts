@@ -19,7 +19,7 @@ export interface AccountLocks {
   close(): Promise<void>;
 }
 
-/** Second argument of hashtextextended: keeps these keys apart from the tenant signal locks (seed 0). */
+/** Second argument of hashtextextended: keeps these keys apart from the tenant signal locks (seed 0, db/tenant-signal-lock.ts). */
 const LOCK_SEED = 7;
 
 /** Opens the lock pool (`max` connections: how many accounts' work may run at once per instance). */

@@ -9,6 +9,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { createTestContext, type TestContext } from "../test-support/context.ts";
 import { transactionOpenedWith } from "./opened-transaction.ts";
 
+/** Rows in the probe table. */
+async function probeRows(t: TestContext): Promise<number> {
+  const res: unknown = await t.ctx.db.execute(sql.raw("select count(*)::int as n from opened_tx_probe"));
+  return (res as { rows: { n: number }[] }).rows[0]!.n;
+}
+
 const kinds = ["pglite", ...(process.env.TEST_DATABASE_URL ? ["postgres" as const] : [])] as const;
 
 describe.each(kinds)("a transaction opened with its first statement on %s", (kind) => {
@@ -23,10 +29,7 @@ describe.each(kinds)("a transaction opened with its first statement on %s", (kin
   });
   afterAll(async () => t?.close());
 
-  const count = async () => {
-    const res: unknown = await t.ctx.db.execute(sql.raw("select count(*)::int as n from opened_tx_probe"));
-    return (res as { rows: { n: number }[] }).rows[0]!.n;
-  };
+  const count = () => probeRows(t);
 
   it("passes the first statement's rows, quotes literals and commits the work", async () => {
     const tricky = "it's; drop table opened_tx_probe; --";
@@ -71,10 +74,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a transaction opened with its fir
   afterEach(() => vi.restoreAllMocks());
   afterAll(async () => t?.close());
 
-  const count = async () => {
-    const res: unknown = await t.ctx.db.execute(sql.raw("select count(*)::int as n from opened_tx_probe"));
-    return (res as { rows: { n: number }[] }).rows[0]!.n;
-  };
+  const count = () => probeRows(t);
 
   it("sends BEGIN with the first statement: begin+first, the work, commit", async () => {
     const texts: string[] = [];

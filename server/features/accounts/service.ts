@@ -4,13 +4,14 @@
  * account_deleted) to the tenant's sockets after commit. Deleting is a soft delete (deleteAccount).
  * Errors: 404 unknown id (or another tenant's), 409 second master or duplicate number, 400 role change.
  */
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { Account, CreateAccountRequest, DeleteAccountResponse, UpdateAccountRequest } from "#contract";
 import type { createAccountRequestSchema, updateAccountRequestSchema } from "#contract";
 import type { z } from "zod";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { accounts, apiKeys, executions, tenants } from "../../db/schema.ts";
 import { ofTenant, ofTenantById } from "../../db/scope.ts";
+import { lockTenantSignals } from "../../db/tenant-signal-lock.ts";
 import type { AppContext } from "../../http/context.ts";
 import { conflict, invalidField, notFound } from "../../http/errors.ts";
 import { writeAuditLog } from "../audit/write-audit-log.ts";
@@ -123,7 +124,7 @@ export async function deleteAccount(ctx: AppContext, tenantId: string, id: strin
   const { account, keys, cancelled, closedSignalIds } = await ctx.db.transaction(async (tx) => {
     // The tenant's signal lock: no master event being processed can queue a copy for this slave
     // after the cancels below, and every event processed after commit no longer sees it.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${tenantId}, 0))`);
+    await lockTenantSignals(tx, tenantId);
     const [row] = await tx
       .update(accounts)
       .set({ deletedAt: now, updatedAt: now })

@@ -131,7 +131,7 @@ describe.each(databaseKinds())("the polls' account view on %s", (kind) => {
     await t.ctx.db.update(accounts).set({ balance: "20000", equity: "19000" }).where(eq(accounts.id, master!.id));
     await expect.poll(() => accountViewOf(t.ctx).get(auth.tenantId, master!.id) !== undefined).toBe(false);
     expect(await signal()).toMatchObject({ balance: "20000", equity: "19000" });
-    // A SLAVE key's selector cannot reach it, nor a master key bound to a slave.
+    // A master key bound to a slave's account finds no master there.
     await expect(resolveMasterAccount(t.ctx.db, { ...masterAuth, accountId: slaveId }, accountViewOf(t.ctx))).rejects.toMatchObject({ status: 404 });
   });
 

@@ -85,8 +85,9 @@ export function registerMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
       const event = request.body;
       if (event.type !== type) throw invalidField("type", `Must be ${type} for ${request.url.split("?")[0]}`);
       const key = event.idempotencyKey;
-      // Two independent round trips, run together (latency); a marker taken for a request that
-      // then fails on its master is dropped again.
+      // Independent, run together (latency): the marker's insert, and the master (from the account
+      // view for a bound key, else a read); a marker taken for a request that then fails on its
+      // master is dropped again.
       const [masterLookup, begin] = await Promise.allSettled([
         resolveMasterAccount(ctx.db, auth, accountViewOf(ctx)).then((m) => assertMasterLogin(m, event.master.login)),
         beginIdempotent(ctx.relaxedDb, auth.tenantId, key, requestHash(request.url, request.rawBody)),

@@ -30,11 +30,10 @@ export interface AccountSelector {
  * the tenant has none.
  */
 export async function resolveMasterAccount(db: Db, auth: ApiKeyAuth, views?: AccountViewCache): Promise<AccountRow> {
-  const row = auth.accountId
-    ? views
-      ? ((await boundView(db, auth.tenantId, auth.accountId, views))?.account ?? null)
-      : await findLiveAccount(db, auth.tenantId, auth.accountId)
-    : await findMaster(db, auth.tenantId);
+  let row: AccountRow | null;
+  if (!auth.accountId) row = await findMaster(db, auth.tenantId);
+  else if (views) row = (await boundView(db, auth.tenantId, auth.accountId, views))?.account ?? null;
+  else row = await findLiveAccount(db, auth.tenantId, auth.accountId);
   if (!row || row.role !== "MASTER") throw notFound("Master account");
   return row;
 }

@@ -22,6 +22,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { transactionOpenedWith, type Literal } from "../../db/opened-transaction.ts";
+import { tenantSignalLockCall } from "../../db/tenant-signal-lock.ts";
 import { SlaveStateCache } from "./store/open-store.ts";
 
 /** What every event of a batch shares, read once at the start of the batch's transaction. */
@@ -203,7 +204,7 @@ export class SignalBatcher {
  * transaction's BEGIN (db/opened-transaction.ts), so a batch starts in one round trip.
  */
 const lockStatement = (tenantId: string) => (literal: Literal) =>
-  `select pg_advisory_xact_lock(hashtextextended(${literal(tenantId)}, 0)), (select copy_paused from tenants where id = ${literal(tenantId)}::uuid) as copy_paused`;
+  `select ${tenantSignalLockCall(literal(tenantId))}, (select copy_paused from tenants where id = ${literal(tenantId)}::uuid) as copy_paused`;
 
 const batchers = new WeakMap<Db, SignalBatcher>();
 

@@ -8,11 +8,12 @@
  * are announced after commit. Resuming is POST /api/emergency/resume (resume-copying.ts); a
  * slave's own Enable changes that slave only.
  */
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Account } from "#contract";
 import type { Db } from "../../db/client.ts";
 import { accounts, executions, tenants } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
+import { lockTenantSignals } from "../../db/tenant-signal-lock.ts";
 import type { AppContext } from "../../http/context.ts";
 import { toAccount } from "../accounts/mappers.ts";
 import { writeAuditLog, type AuditEntry } from "../audit/write-audit-log.ts";
@@ -36,15 +37,6 @@ const PLAN: Record<EmergencyAction, { pause: boolean; closeAll: boolean; level: 
   "panic-stop": { pause: true, closeAll: true, level: "error", category: "system" },
   "close-all": { pause: false, closeAll: true, level: "warning", category: "trade" },
 };
-
-/**
- * Inside a transaction: takes the tenant's signal lock (the one process-signal.ts holds while it
- * turns a master event into orders), so no open being processed can queue an order after the
- * cancels below, and every open processed after commit sees the pause.
- */
-export async function lockTenantSignals(db: Db, tenantId: string): Promise<void> {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${tenantId}, 0))`);
-}
 
 /** Inside a transaction: pauses the tenant and its active live slaves (paused by `tenant`); returns the slaves it paused. */
 async function pauseTenantCopying(db: Db, tenantId: string, now: Date): Promise<Account[]> {

@@ -14,7 +14,7 @@ import { conflict } from "../../http/errors.ts";
 import { toAccount } from "../accounts/mappers.ts";
 import { writeAuditLog } from "../audit/write-audit-log.ts";
 import { slavesToResume } from "../copy-engine/domain/pause.ts";
-import { lockTenantSignals } from "./emergency-stop.ts";
+import { lockTenantSignals } from "../../db/tenant-signal-lock.ts";
 
 /** Live slaves of the tenant that Pause All / PANIC STOP paused. */
 const tenantPaused = (tenantId: string) =>
