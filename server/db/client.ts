@@ -51,12 +51,15 @@ export interface DatabaseOptions {
  */
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url) {
-    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    // Pipelined (node-postgres `pipeline`): statements queued on one connection go out without
+    // waiting for the previous answer (db/opened-transaction.ts: a signal's lock, loads and its
+    // record with COMMIT); the server still runs them in order, each with its own sync.
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, pipeline: true });
     // Fail fast with a clear message when PostgreSQL is unreachable.
     const client = await pool.connect();
     client.release();
     pool.on("error", (err) => console.error("postgres pool error:", err.message));
-    const relaxedPool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, options: "-c synchronous_commit=off" });
+    const relaxedPool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, options: "-c synchronous_commit=off", pipeline: true });
     relaxedPool.on("error", (err) => console.error("postgres pool error:", err.message));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     const relaxedDb = drizzlePg(relaxedPool, { schema }) as unknown as Db;

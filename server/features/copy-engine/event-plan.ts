@@ -21,7 +21,11 @@ export interface SignalEventInput {
   receivedAt: Date;
   /** Hop terminal → bridge of this event, ms (bridge/clock-offsets.ts); null/absent when not measured. */
   terminalToBridgeMs?: number | null;
-  copyPaused: boolean;
+  /**
+   * The tenant's copy pause, read under its signal lock (signal-batcher.ts): a promise, so an open
+   * sends its loads before the lock has answered (they run after it, in order).
+   */
+  copyPaused: Promise<boolean>;
   /** Id of the event row (generated before the handler runs: its orders and audits refer to it). */
   eventId: string;
   /** The idempotency record the bridge began for this request: completed by the outbox write. */

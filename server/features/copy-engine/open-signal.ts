@@ -52,14 +52,18 @@ export function masterOpenOf(event: SignalEvent, origin: Origin = "signal"): Mas
  * cannot open (volume/price ≤ 0, wrong order type for the route); 409 when the ticket is open.
  */
 export async function openSignal(tx: Db, input: SignalEventInput): Promise<EventPlan> {
-  const { event, tenantId, master, copyPaused, receivedAt, eventId } = input;
+  const { event, tenantId, master, receivedAt, eventId } = input;
   const origin = input.origin ?? "signal";
   assertOpenable(event);
   const open = masterOpenOf(event, origin);
 
-  // Load.
-  const signal = await claimSignal(tx, tenantId, master, event, receivedAt, origin, input.openOnly === true);
-  const { master: masterState, slaves } = await loadOpenContext(tx, tenantId, master, open.symbol, input.slaveStates);
+  // Load: the leg's claim and the slaves' states leave together (one round trip on PostgreSQL,
+  // behind the tenant's lock); the states do not depend on the new signal row.
+  const [signal, { master: masterState, slaves }, copyPaused] = await Promise.all([
+    claimSignal(tx, tenantId, master, event, receivedAt, origin, input.openOnly === true),
+    loadOpenContext(tx, tenantId, master, open.symbol, input.slaveStates),
+    input.copyPaused,
+  ]);
 
   // Decide and shape the rows.
   const rows: NewExecution[] = [];

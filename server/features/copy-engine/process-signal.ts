@@ -72,7 +72,12 @@ async function applySignalEvent(tx: Db, input: SignalEventRequest, batch: Signal
   const rejected = plan.executions.filter((x) => x.status === "rejected").length;
   const body: SignalAccepted = { signalId: plan.signal.id, eventId, type: event.type, queued, rejected };
   const otherLegs = plan.otherLegs ?? [];
-  const created = await recordEvent(tx, {
+  // Orders just queued keep a leg alive; only a close nobody holds ends it here. The record
+  // stores every planned row, so this is known before it runs.
+  const ending = [{ id: plan.signal.id, endsWhenDone: plan.endsWhenDone }, ...otherLegs.map((l) => ({ id: l.signal.id, endsWhenDone: l.endsWhenDone }))]
+    .filter((l) => l.endsWhenDone && !plan.executions.some((x) => x.signalId === l.id))
+    .map((l) => l.id);
+  const recording = recordEvent(tx, {
     tenantId,
     eventId,
     signalId: plan.signal.id,
@@ -85,10 +90,9 @@ async function applySignalEvent(tx: Db, input: SignalEventRequest, batch: Signal
     signalChanges: plan.signalChanges,
     moreSignalChanges: otherLegs.map((l) => ({ signalId: l.signal.id, changes: l.signalChanges })),
   });
-  // Orders just queued keep a leg alive; only a close nobody holds ends it here.
-  const ending = [{ id: plan.signal.id, endsWhenDone: plan.endsWhenDone }, ...otherLegs.map((l) => ({ id: l.signal.id, endsWhenDone: l.endsWhenDone }))]
-    .filter((l) => l.endsWhenDone && !created.some((x) => x.signalId === l.id))
-    .map((l) => l.id);
+  // The record is the event's last statement unless a leg ends: then it commits with it (a lone
+  // event on PostgreSQL, signal-batcher.ts); nothing below can fail.
+  const created = ending.length === 0 ? await batch.commitWith(recording) : await recording;
   const closedSignalIds = ending.length > 0 ? await completeSignalsIfDone(tx, tenantId, ending, receivedAt) : [];
   // Last: nothing after it can fail, so the in-memory counts never include a rolled-back open.
   batch.slaveStates.countQueuedOpens(created);

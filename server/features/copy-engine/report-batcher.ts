@@ -15,6 +15,7 @@
  * unforeseen failure never fails the others; a lone report's failure is its own.
  */
 import type { Db } from "../../db/client.ts";
+import { transactionOpenedWith } from "../../db/opened-transaction.ts";
 
 /** A job's settlement by a batch run; `deferred`: run it again in the next batch. */
 export type Settlement<O> = { ok: true; value: O } | { ok: false; error: unknown } | "deferred";
@@ -86,7 +87,8 @@ export class ReportBatcher<J, O> {
   /** Never throws: one settlement per job (`deferred` only from a batch that committed). */
   private async run(tenantId: string, batch: Waiting<J, O>[]): Promise<Settlement<O>[]> {
     try {
-      return await this.db.transaction((tx: Db) => this.work(tx, tenantId, batch.map((w) => w.job)));
+      // BEGIN leaves with the batch's first load (pipelined on PostgreSQL, db/opened-transaction.ts).
+      return await transactionOpenedWith(this.db, null, (tx: Db) => this.work(tx, tenantId, batch.map((w) => w.job)));
     } catch (err) {
       if (batch.length === 1) return [{ ok: false, error: err }];
     }

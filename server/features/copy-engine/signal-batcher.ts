@@ -8,6 +8,9 @@
  * all of them (up to `maxBatch`): ONE begin, ONE tenant lock with the copy pause, the events IN
  * ARRIVAL ORDER (each sees the earlier ones' writes: same transaction), ONE commit. Every caller's
  * promise settles only after the commit — a 201 is never sent for work that is not durable.
+ * On PostgreSQL the begin and the lock leave with the first event's loads, and a lone event's
+ * record with the commit (db/opened-transaction.ts; the pool is pipelined): a lone OPEN is two
+ * round trips (lock, leg and slave states; record and commit) where it was five.
  *
  * One event's failure (a 409 for a ticket already open, a 404, a 400) must fail only that event.
  * A batch first runs without savepoints (each costs round trips on every event, and failures are
@@ -28,8 +31,11 @@ import { SlaveStateCache } from "./store/open-store.ts";
 /** What every event of a batch shares, read once at the start of the batch's transaction. */
 export interface SignalBatch {
   tenantId: string;
-  /** The tenant's copy pause (Pause All), read under the tenant's signal lock. */
-  copyPaused: boolean;
+  /**
+   * The tenant's copy pause (Pause All), read under the tenant's signal lock. A promise: on
+   * PostgreSQL the event's loads are sent behind the lock before it answers (one round trip).
+   */
+  copyPaused: Promise<boolean>;
   /** Slave states read once per master symbol and kept current as the batch queues opens. */
   slaveStates: SlaveStateCache;
   /** How many events the batch holds (1 for a lone event). */
@@ -41,6 +47,13 @@ export interface SignalBatch {
    * batch — an OPEN and the MODIFY queued behind it — must never tie: the id would then decide.
    */
   orderedAt(at: Date): Date;
+  /**
+   * Waits for an event's LAST statement (`last`, just started, not awaited) and, when the batch is
+   * that one event on PostgreSQL, commits with it: COMMIT leaves behind the statement, one round
+   * trip (db/opened-transaction.ts commitWith). The event must then run nothing that can fail.
+   * In a batch of several events it only waits: the batch commits after its last event.
+   */
+  commitWith<T>(last: Promise<T>): Promise<T>;
 }
 
 /** One event's work inside the batch's transaction; `tx` may sit inside a savepoint. */
@@ -156,14 +169,20 @@ export class SignalBatcher {
    * `savepoints`: each event in its own savepoint, its error settles only that event.
    */
   private attempt(tenantId: string, jobs: Job[], mode: "single" | "optimistic" | "savepoints"): Promise<Settled[]> {
-    return transactionOpenedWith(this.db, lockStatement(tenantId), async (tx: Db, locked) => {
+    return transactionOpenedWith(this.db, lockStatement(tenantId), async (tx: Db, opened) => {
+      // The test seam runs after the last event, before the commit: no commit with the statement then.
+      const lone = mode === "single" && !this.options.beforeCommit;
       const batch: SignalBatch = {
         tenantId,
-        copyPaused: locked[0]?.copy_paused === true,
+        copyPaused: opened.first.then((locked) => locked[0]?.copy_paused === true),
         slaveStates: new SlaveStateCache(tenantId),
         size: jobs.length,
         orderedAt: (at) => this.orderedAt(tenantId, at),
+        commitWith: lone ? (last) => opened.commitWith(last) : (last) => last,
       };
+      // Read by the events when they plan; never an unhandled rejection when none does (the
+      // transaction reports the lock's error).
+      batch.copyPaused.catch(() => undefined);
       const results: Settled[] = [];
       for (const job of jobs) {
         if (mode !== "savepoints") {
