@@ -8,9 +8,9 @@
  * NOTIFY is delivered only to sessions listening at commit time; whatever is sent while this
  * connection is down is lost, which is why the caller re-checks the database once on reconnect.
  */
-import { sql } from "drizzle-orm";
 import pg from "pg";
 import type { Db } from "./client.ts";
+import { rawStatement, runRaw } from "./raw.ts";
 
 /** application_name of the LISTEN connection. */
 export const LISTEN_APPLICATION_NAME = "copybridge-listen";
@@ -219,6 +219,9 @@ export function sharedListener(owner: object, opts: ListenOptions): Listener {
   return l;
 }
 
+/** Fixed text (db/raw.ts): sent after every committed signal, report batch and heartbeat tick. */
+const notifyStatement = rawStatement("db_notify", "select pg_notify($1::text, u.p) from unnest($2::text[]) as u(p)", undefined, { prepared: true });
+
 /**
  * Sends every payload on `channel` in ONE statement (an autocommit transaction: delivered at once,
  * in order). Call it after the transaction whose rows the payloads name has committed.
@@ -226,5 +229,5 @@ export function sharedListener(owner: object, opts: ListenOptions): Listener {
 export async function notify(db: Db, channel: string, payloads: string[]): Promise<void> {
   if (payloads.length === 0) return;
   // unnest yields the array in order, and one transaction's notifications are delivered in the order sent.
-  await db.execute(sql`select pg_notify(${channel}, u.p) from unnest(${sql.param(payloads)}::text[]) as u(p)`);
+  await runRaw(db, notifyStatement, [channel, payloads]);
 }

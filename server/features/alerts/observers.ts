@@ -7,6 +7,7 @@
 import { and, eq, inArray, isNotNull, isNull, lt } from "drizzle-orm";
 import type { AlertThresholds, AlertType } from "#contract";
 import type { Db } from "../../db/client.ts";
+import { rawStatement, runRaw, tableColumns, tableRow } from "../../db/raw.ts";
 import { accounts, alertConfigs, executions } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
 import type { AppContext } from "../../http/context.ts";
@@ -20,7 +21,18 @@ import { raiseAlert, type AlertSubject } from "./raise-alert.ts";
 
 const EXECUTION_TYPES: AlertType[] = ["copy_failure", "slippage_high", "latency_high"];
 
+/**
+ * A tenant's enabled configurations of some types: fixed text (db/raw.ts), read for every batch of
+ * reports (execution alerts), where Drizzle built it per call.
+ */
+const tenantConfigs = rawStatement(
+  "alerts_tenant_enabled_configs",
+  `select ${tableColumns(alertConfigs)} from alert_configs where tenant_id = $1::uuid and enabled and type = any($2::text[])`,
+  tableRow(alertConfigs),
+);
+
 async function enabledConfigs(db: Db, tenantId: string | null, types: AlertType[]): Promise<AlertConfigRow[]> {
+  if (tenantId) return runRaw(db, tenantConfigs, [tenantId, types]);
   const where = and(eq(alertConfigs.enabled, true), inArray(alertConfigs.type, types));
   return db
     .select()

@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { rawStatement, runRaw } from "../../db/raw.ts";
 import { idempotencyKeys } from "../../db/schema.ts";
 import { AppError } from "../../http/errors.ts";
 
@@ -24,15 +25,26 @@ export function requestHash(path: string, rawBody: Buffer | null): string {
   return createHash("sha256").update(path).update("\n").update(rawBody ?? Buffer.alloc(0)).digest("hex");
 }
 
+/**
+ * The `in_flight` marker of a first request; a row back when it was inserted. Fixed text (db/raw.ts):
+ * it precedes every master signal's transaction, on the signal's critical path, where Drizzle
+ * built it per call. Named: an insert, the same plan whatever the values.
+ */
+const insertMarker = rawStatement(
+  "bridge_idempotency_marker",
+  `insert into idempotency_keys (tenant_id, key, request_hash, state, expires_at)
+   values ($1::uuid, $2::text, $3::text, 'in_flight', $4::timestamptz)
+   on conflict do nothing
+   returning key`,
+  undefined,
+  { prepared: true },
+);
+
 /** `relaxedDb`: the marker only guards concurrency (see db/relaxed-commit.ts). */
 export async function beginIdempotent(relaxedDb: Db, tenantId: string, key: string, hash: string): Promise<Begin> {
   const db = relaxedDb;
   const now = new Date();
-  const inserted = await db
-    .insert(idempotencyKeys)
-    .values({ tenantId, key, requestHash: hash, state: "in_flight", expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key });
+  const inserted = await runRaw(db, insertMarker, [tenantId, key, hash, new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString()]);
   if (inserted.length > 0) return { kind: "proceed" };
 
   const [row] = await db
