@@ -6,6 +6,7 @@
  * with none of them gets nulls, defaults and DEFAULT_VOLUME_SPEC; deleted slaves, the master and
  * another tenant's slaves are not read.
  */
+import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COPY_SETTINGS_DEFAULTS, copySettingsRequestSchema } from "#contract";
 import { databaseKinds } from "../../../../e2e/support/databases.ts";
@@ -104,6 +105,31 @@ describe.each(databaseKinds())("loadSlaveStates on %s", (kind) => {
       spec: DEFAULT_VOLUME_SPEC,
       closeOnly: null,
     });
+  });
+
+  it("validates each distinct settings text once: slaves and reads with the same text share one frozen value", async () => {
+    const [first] = await loadSlaveStates(t.ctx.db, tenantId, "EURUSD");
+    const [again] = await loadSlaveStates(t.ctx.db, tenantId, "GBPUSD");
+    expect(again!.settings).toBe(first!.settings);
+    expect(again!.profile).toBe(first!.profile);
+    expect(Object.isFrozen(first!.settings)).toBe(true);
+    expect(Object.isFrozen(first!.profile!.symbolBlacklist)).toBe(true);
+    // Another slave with the same texts gets the same values; an invalid stored value gets the defaults.
+    const db = t.ctx.db;
+    const twin = await db.insert(accounts).values({ tenantId, accountNumber: "7004", broker: "B", platform: "MT4", role: "SLAVE", settings: profile }).returning().then((r) => r[0]!.id);
+    const odd = await db.insert(accounts).values({ tenantId, accountNumber: "7005", broker: "B", platform: "MT4", role: "SLAVE" }).returning().then((r) => r[0]!.id);
+    await db.insert(copySettings).values([
+      { tenantId, slaveAccountId: twin, settings },
+      // A hand edit or an older shape: stored, but no longer valid.
+      { tenantId, slaveAccountId: odd, settings: { sizing: { mode: "no such mode" } } as unknown as typeof settings },
+    ]);
+    const states = await loadSlaveStates(db, tenantId, "EURUSD");
+    const of = (id: string) => states.find((x) => x.accountId === id)!;
+    expect(of(twin).settings).toBe(first!.settings);
+    expect(of(twin).profile).toBe(first!.profile);
+    expect(of(odd).settings).toEqual(COPY_SETTINGS_DEFAULTS);
+    await db.delete(copySettings).where(inArray(copySettings.slaveAccountId, [twin, odd]));
+    await db.update(accounts).set({ deletedAt: new Date() }).where(inArray(accounts.id, [twin, odd]));
   });
 
   it("takes the spec of the master's own symbol for an unmapped symbol", async () => {

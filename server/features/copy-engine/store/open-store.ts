@@ -3,13 +3,14 @@
  * load every slave's state in ONE query (loadOpenContext), and turn the domain's plans into the
  * rows the outbox write stores (record-event.ts). Statements kept together here for review.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, getTableColumns } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Origin, Side, SignalEvent } from "#contract";
 import type { Db } from "../../../db/client.ts";
 import { isUniqueViolation } from "../../../db/errors.ts";
 import { fixedUnnest } from "../../../db/unnest-rows.ts";
 import { rawStatement, runRaw, tableColumns, tableRow } from "../../../db/raw.ts";
-import { accounts, copySettings, signals } from "../../../db/schema.ts";
+import { accounts, signals } from "../../../db/schema.ts";
 import { ofTenant } from "../../../db/scope.ts";
 import { conflict } from "../../../http/errors.ts";
 import type { AccountRow } from "../../accounts/mappers.ts";
@@ -192,17 +193,64 @@ export class SlaveStateCache {
   }
 }
 
-const accountRow = tableRow(accounts, "a_");
+/**
+ * The account columns a slave's state is made of (loadSlaveStates; the EA profile is read apart,
+ * as text): with 500 slaves the statement returns 500 rows, and every column more is parsed and
+ * mapped 500 times per open (it read the whole row, about 40 columns, before).
+ */
+const STATE_COLUMNS = ["id", "status", "balance", "equity", "lastHeartbeat", "brokerUtcOffsetSec", "closeOnlyCode", "closeOnlyReason", "closeOnlySince"] as const;
+type StateAccount = Pick<AccountRow, (typeof STATE_COLUMNS)[number]>;
+const accountColumns = getTableColumns(accounts) as Record<(typeof STATE_COLUMNS)[number], PgColumn>;
+const stateAccountColumns = STATE_COLUMNS.map((k) => `"a"."${accountColumns[k].name}" as "a_${k}"`).join(", ");
+/**
+ * Parsed JSON settings by their text: the EA profile (accounts.settings) and the copy settings
+ * (copy_settings.settings) are read as text and validated once per distinct text, not once per
+ * slave per open (a zod parse each; most slaves share a few texts, often the defaults). The values
+ * are frozen: every slave with that text shares them. Bounded: emptied when it holds 2,000 texts.
+ */
+class ParsedByText<T> {
+  private readonly known = new Map<string, T>();
+  constructor(private readonly parse: (json: unknown) => T) {}
+  of(text: string): T {
+    const hit = this.known.get(text);
+    if (hit !== undefined) return hit;
+    if (this.known.size >= 2_000) this.known.clear();
+    const value = deepFreeze(this.parse(JSON.parse(text)));
+    this.known.set(text, value);
+    return value;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
+  }
+  return value;
+}
+
+const profiles = new ParsedByText((settings) => profileOf({ settings: settings as Record<string, unknown> | null }));
+const copySettingsByText = new ParsedByText((settings) => settingsOf({ settings }));
+
+/** A row's `a_…` columns as Drizzle's select model would have them (each column's own mapping). */
+function stateAccountOf(r: Record<string, unknown>): StateAccount {
+  const out: Record<string, unknown> = {};
+  for (const k of STATE_COLUMNS) {
+    const v = r[`a_${k}`];
+    out[k] = v === null || v === undefined ? null : accountColumns[k].mapFromDriverValue(v);
+  }
+  return out as StateAccount;
+}
 
 // Fixed text (db/raw.ts): built per call by Drizzle, this join cost about 0.3 ms of CPU per master
 // open in query building alone, on the signal's critical path.
 const slaveStatesStatement = rawStatement(
   "open_slave_states",
-  `select ${tableColumns(accounts, "a", "a_")},
+  `select ${stateAccountColumns}, a.settings::text as "profileText",
      sm.slave_symbol as "slaveSymbol", sm.lot_multiplier as "lotMultiplier", sm.enabled as "mapEnabled",
      rl.id as "limitId", rl.enabled as "limitEnabled", rl.max_lot_size as "maxLotSize", rl.max_positions as "maxPositions",
      rl.max_drawdown_pct as "maxDrawdownPct", rl.max_spread_pts as "maxSpreadPts", rl.max_deviation_pts as "maxDeviationPts",
-     cs.settings as "settings",
+     cs.settings::text as "settingsText",
      ss.volume_step as "volumeStep", ss.volume_min as "volumeMin", ss.volume_max as "volumeMax",
      ss.tick_size as "tickSize", ss.tick_value as "tickValue",
      ((select count(*) from position_links pl where pl.slave_account_id = a.id and pl.status = 'open')
@@ -215,7 +263,7 @@ const slaveStatesStatement = rawStatement(
    where a.tenant_id = $1 and a.role = 'SLAVE' and a.deleted_at is null -- deleted slaves no longer copy
    order by a.created_at, a.id`,
   (r) => ({
-    account: accountRow(r),
+    account: stateAccountOf(r),
     slaveSymbol: (r.slaveSymbol as string | null) ?? null,
     lotMultiplier: decimal(r.lotMultiplier),
     mapEnabled: (r.mapEnabled as boolean | null) ?? null,
@@ -230,7 +278,8 @@ const slaveStatesStatement = rawStatement(
             maxSpreadPts: Number(r.maxSpreadPts),
             maxDeviationPts: Number(r.maxDeviationPts),
           },
-    settings: r.settings == null ? null : copySettings.settings.mapFromDriverValue(r.settings),
+    profileText: (r.profileText as string | null) ?? null,
+    settingsText: (r.settingsText as string | null) ?? null,
     volumeStep: decimal(r.volumeStep),
     volumeMin: decimal(r.volumeMin),
     volumeMax: decimal(r.volumeMax),
@@ -265,8 +314,8 @@ export async function loadSlaveStates(db: Db, tenantId: string, masterSymbol: st
         ? { slaveSymbol: r.slaveSymbol, lotMultiplier: r.lotMultiplier, enabled: r.mapEnabled }
         : null,
     limit: r.limit,
-    profile: profileOf(r.account),
-    settings: settingsOf(r.settings === null ? null : { settings: r.settings }),
+    profile: r.profileText === null ? null : profiles.of(r.profileText),
+    settings: r.settingsText === null ? settingsOf(null) : copySettingsByText.of(r.settingsText),
     spec: specOf(r),
     closeOnly: closeOnlyStateOf(r.account),
   }));
