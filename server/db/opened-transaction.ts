@@ -41,10 +41,11 @@ export interface OpenedTransaction {
   first: Promise<Record<string, unknown>[]>;
   /**
    * Commits with the work's LAST statement: call it with that statement's promise right after
-   * starting it (before awaiting it, nothing started in between) and run no statement after. Resolves with the
-   * statement's value once the transaction has committed; rejects with the statement's error (the
-   * transaction is rolled back) or the commit's. Not on a pool: waits for the statement only (the
-   * commit follows the work). Nothing after it may fail: the transaction is already committed.
+   * starting it (before awaiting it, nothing started in between), and run no statement after.
+   * Resolves with the statement's value once the transaction has committed; rejects with the
+   * statement's error (the transaction is rolled back) or the commit's. Not on a pool: waits for
+   * the statement only (the commit follows the work). Nothing after it may fail: the transaction
+   * is already committed.
    */
   commitWith<T>(last: Promise<T>): Promise<T>;
 }

@@ -113,29 +113,41 @@ export async function runRaw<R>(db: Db, stmt: RawStatement<R>, params: unknown[]
   return res.rows.map(stmt.map);
 }
 
+/** `table`'s columns by property name, in the table's order; with `only`, those properties only. */
+function columnsOf(table: PgTable, only?: readonly string[]): [string, PgColumn][] {
+  const all = Object.entries(getTableColumns(table)) as [string, PgColumn][];
+  return only ? all.filter(([key]) => only.includes(key)) : all;
+}
+
 /**
  * The select list of every column of `table`, each aliased to its property name:
  * `"t"."tenant_id" as "tenantId", …` (with `alias`, prefixed by it; with `keyPrefix`, each name
- * too, so two tables' columns can share one row). Built once at module load.
+ * too, so two tables' columns can share one row; with `only`, those properties' columns alone).
+ * Built once at module load.
  */
-export function tableColumns(table: PgTable, alias?: string, keyPrefix = ""): string {
-  return Object.entries(getTableColumns(table))
-    .map(([key, col]) => `${alias ? `"${alias}".` : ""}"${(col).name}" as "${keyPrefix}${key}"`)
+export function tableColumns(table: PgTable, alias?: string, keyPrefix = "", only?: readonly string[]): string {
+  return columnsOf(table, only)
+    .map(([key, col]) => `${alias ? `"${alias}".` : ""}"${col.name}" as "${keyPrefix}${key}"`)
     .join(", ");
 }
 
 /**
- * Maps a row selected with `tableColumns(table)` (same `keyPrefix`) to Drizzle's select model of `table`, through
- * each column's driver mapping (the value a Drizzle select would have returned). Nulls stay null.
+ * Maps a row selected with `tableColumns(table)` (same `keyPrefix` and `only`) to Drizzle's select
+ * model of `table` (those properties alone with `only`), through each column's driver mapping (the
+ * value a Drizzle select would have returned). Nulls stay null.
  */
-export function tableRow<T extends PgTable>(table: T, keyPrefix = ""): (row: Record<string, unknown>) => InferSelectModel<T> {
-  const cols = Object.entries(getTableColumns(table)) as [string, PgColumn][];
+export function tableRow<T extends PgTable, K extends keyof InferSelectModel<T> & string = keyof InferSelectModel<T> & string>(
+  table: T,
+  keyPrefix = "",
+  only?: readonly K[],
+): (row: Record<string, unknown>) => Pick<InferSelectModel<T>, K> {
+  const cols = columnsOf(table, only);
   return (row) => {
     const out: Record<string, unknown> = {};
     for (const [key, col] of cols) {
       const v = row[keyPrefix + key];
       out[key] = v === null || v === undefined ? null : col.mapFromDriverValue(v);
     }
-    return out as InferSelectModel<T>;
+    return out as Pick<InferSelectModel<T>, K>;
   };
 }

@@ -3,8 +3,7 @@
  * load every slave's state in ONE query (loadOpenContext), and turn the domain's plans into the
  * rows the outbox write stores (record-event.ts). Statements kept together here for review.
  */
-import { and, eq, getTableColumns } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
+import { and, eq } from "drizzle-orm";
 import type { Origin, Side, SignalEvent } from "#contract";
 import type { Db } from "../../../db/client.ts";
 import { isUniqueViolation } from "../../../db/errors.ts";
@@ -199,9 +198,8 @@ export class SlaveStateCache {
  * mapped 500 times per open (it read the whole row, about 40 columns, before).
  */
 const STATE_COLUMNS = ["id", "status", "balance", "equity", "lastHeartbeat", "brokerUtcOffsetSec", "closeOnlyCode", "closeOnlyReason", "closeOnlySince"] as const;
-type StateAccount = Pick<AccountRow, (typeof STATE_COLUMNS)[number]>;
-const accountColumns = getTableColumns(accounts) as Record<(typeof STATE_COLUMNS)[number], PgColumn>;
-const stateAccountColumns = STATE_COLUMNS.map((k) => `"a"."${accountColumns[k].name}" as "a_${k}"`).join(", ");
+const stateAccountOf = tableRow(accounts, "a_", STATE_COLUMNS);
+
 /**
  * Parsed JSON settings by their text: the EA profile (accounts.settings) and the copy settings
  * (copy_settings.settings) are read as text and validated once per distinct text, not once per
@@ -232,21 +230,11 @@ function deepFreeze<T>(value: T): T {
 const profiles = new ParsedByText((settings) => profileOf({ settings: settings as Record<string, unknown> | null }));
 const copySettingsByText = new ParsedByText((settings) => settingsOf({ settings }));
 
-/** A row's `a_…` columns as Drizzle's select model would have them (each column's own mapping). */
-function stateAccountOf(r: Record<string, unknown>): StateAccount {
-  const out: Record<string, unknown> = {};
-  for (const k of STATE_COLUMNS) {
-    const v = r[`a_${k}`];
-    out[k] = v === null || v === undefined ? null : accountColumns[k].mapFromDriverValue(v);
-  }
-  return out as StateAccount;
-}
-
 // Fixed text (db/raw.ts): built per call by Drizzle, this join cost about 0.3 ms of CPU per master
 // open in query building alone, on the signal's critical path.
 const slaveStatesStatement = rawStatement(
   "open_slave_states",
-  `select ${stateAccountColumns}, a.settings::text as "profileText",
+  `select ${tableColumns(accounts, "a", "a_", STATE_COLUMNS)}, a.settings::text as "profileText",
      sm.slave_symbol as "slaveSymbol", sm.lot_multiplier as "lotMultiplier", sm.enabled as "mapEnabled",
      rl.id as "limitId", rl.enabled as "limitEnabled", rl.max_lot_size as "maxLotSize", rl.max_positions as "maxPositions",
      rl.max_drawdown_pct as "maxDrawdownPct", rl.max_spread_pts as "maxSpreadPts", rl.max_deviation_pts as "maxDeviationPts",
