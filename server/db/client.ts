@@ -11,6 +11,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
+import { coalescingStream } from "./coalescing-socket.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -54,12 +55,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // Pipelined (node-postgres `pipeline`): statements queued on one connection go out without
     // waiting for the previous answer (db/opened-transaction.ts: a signal's lock, loads and its
     // record with COMMIT); the server still runs them in order, each with its own sync.
-    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, pipeline: true });
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, pipeline: true, stream: coalescingStream });
     // Fail fast with a clear message when PostgreSQL is unreachable.
     const client = await pool.connect();
     client.release();
     pool.on("error", (err) => console.error("postgres pool error:", err.message));
-    const relaxedPool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, options: "-c synchronous_commit=off", pipeline: true });
+    const relaxedPool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, options: "-c synchronous_commit=off", pipeline: true, stream: coalescingStream });
     relaxedPool.on("error", (err) => console.error("postgres pool error:", err.message));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     const relaxedDb = drizzlePg(relaxedPool, { schema }) as unknown as Db;
