@@ -30,6 +30,7 @@ async function main(): Promise<void> {
     config,
     db: database.db,
     relaxedDb: database.relaxedDb,
+    idempotencyDb: database.idempotencyDb,
     dbKind: database.kind,
     hub: new RealtimeHub(),
     secrets: SecretBox.load(config.secretKeyHex, config.dataDir),

@@ -28,6 +28,14 @@ export interface Database {
    * which writes may use it). On PGlite it is the same handle as `db`.
    */
   relaxedDb: Db;
+  /**
+   * The idempotency markers' own handle (relaxed commit, like `relaxedDb`): on PostgreSQL a small
+   * pool of its own. A master signal's transaction waits for its marker before its record
+   * (features/bridge/master-routes.ts), so the marker must never queue for a connection held by
+   * a transaction that waits for that signal's locks (a report batch ending the signal would).
+   * On PGlite the same handle as `db` (one session: the route runs the marker first there).
+   */
+  idempotencyDb: Db;
   kind: DatabaseKind;
   /** The underlying driver, for the few places that need a dedicated connection. */
   driver: { kind: "postgres"; pool: pg.Pool } | { kind: "pglite"; client: PGlite; lock: DataDirLock | null };
@@ -62,15 +70,20 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     pool.on("error", (err) => console.error("postgres pool error:", err.message));
     const relaxedPool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, options: "-c synchronous_commit=off", pipeline: true, stream: coalescingStream });
     relaxedPool.on("error", (err) => console.error("postgres pool error:", err.message));
+    // Statements that wait for nothing but their own rows: a handful of connections serve them.
+    const idempotencyPool = new pg.Pool({ connectionString: opts.url, max: 4, options: "-c synchronous_commit=off", pipeline: true, stream: coalescingStream });
+    idempotencyPool.on("error", (err) => console.error("postgres pool error:", err.message));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     const relaxedDb = drizzlePg(relaxedPool, { schema }) as unknown as Db;
+    const idempotencyDb = drizzlePg(idempotencyPool, { schema }) as unknown as Db;
     return {
       db,
       relaxedDb,
+      idempotencyDb,
       kind: "postgres",
       driver: { kind: "postgres", pool },
       close: async () => {
-        await Promise.all([pool.end(), relaxedPool.end()]);
+        await Promise.all([pool.end(), relaxedPool.end(), idempotencyPool.end()]);
       },
     };
   }
@@ -94,5 +107,5 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       lock?.release();
     }
   };
-  return { db, relaxedDb: db, kind: "pglite", driver: { kind: "pglite", client, lock }, close };
+  return { db, relaxedDb: db, idempotencyDb: db, kind: "pglite", driver: { kind: "pglite", client, lock }, close };
 }

@@ -8,7 +8,8 @@
  * - poll claims and hand-out marks (an unreported order is redelivered anyway),
  * - execution reports and heartbeats (an unreported order is redelivered and the EA re-reports),
  * - replay-cache records and `lastUsedAt` (a lost replay record only matters within its 60 s),
- * - the idempotency `in_flight` marker (it guards concurrency; the `done` record is durable).
+ * - the idempotency `in_flight` marker (it guards concurrency; the `done` record is durable) — on
+ *   a relaxed pool of its own on PostgreSQL (client.ts `idempotencyDb`).
  * - NOTIFY statements to the other instances (realtime/cluster.ts: they write nothing; a lost
  *   notice is made up by the poll's safety-net re-check).
  * A crash of the server process alone loses none of them: PostgreSQL still has the commit.

@@ -17,6 +17,8 @@ export interface AppContext {
   db: Db;
   /** Same database, commits not waiting for the WAL flush — only for the writes listed in db/relaxed-commit.ts. */
   relaxedDb: Db;
+  /** The idempotency markers' handle (db/client.ts Database.idempotencyDb: why a pool of its own). */
+  idempotencyDb: Db;
   dbKind: DatabaseKind;
   hub: RealtimeHub;
   /** Encrypts API key secrets at rest. */

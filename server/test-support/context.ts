@@ -29,6 +29,7 @@ export async function createTestContext(kind: DbKind = "pglite", env: Record<str
     config,
     db: database.db,
     relaxedDb: database.relaxedDb,
+    idempotencyDb: database.idempotencyDb,
     dbKind: database.kind,
     hub: new RealtimeHub(),
     secrets: SecretBox.fromHex("ab".repeat(32)),

@@ -3,7 +3,9 @@
  * per tenant and remembered for 24 h:
  * - first request: an `in_flight` marker is committed, then the work and the `done` record with
  *   its response are committed in one transaction (the copy engine folds the completion, a value
- *   the master routes hand it, into its write: db/idempotency-completion.ts);
+ *   the master routes hand it, into its write: db/idempotency-completion.ts). The master routes
+ *   start the work's loads beside the marker's insert; the work waits for the marker before it
+ *   writes, and is rolled back when the marker was not taken;
  * - same key + same request → the stored response; same key + different request → 422;
  * - same key while in flight → 409 `in_flight` (a marker older than 30 s is taken over: its
  *   request died before finishing, and nothing of it was committed).
@@ -40,9 +42,12 @@ const insertMarker = rawStatement(
   { prepared: true },
 );
 
-/** `relaxedDb`: the marker only guards concurrency (see db/relaxed-commit.ts). */
-export async function beginIdempotent(relaxedDb: Db, tenantId: string, key: string, hash: string): Promise<Begin> {
-  const db = relaxedDb;
+/**
+ * `markerDb`: the markers' handle (AppContext.idempotencyDb, relaxed commit: the marker only guards
+ * concurrency, see db/relaxed-commit.ts).
+ */
+export async function beginIdempotent(markerDb: Db, tenantId: string, key: string, hash: string): Promise<Begin> {
+  const db = markerDb;
   const now = new Date();
   const inserted = await runRaw(db, insertMarker, [tenantId, key, hash, new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString()]);
   if (inserted.length > 0) return { kind: "proceed" };

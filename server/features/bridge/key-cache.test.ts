@@ -137,7 +137,7 @@ describe.each(databaseKinds())("API key cache on %s", (kind) => {
     it("refuses a key disabled on another instance as soon as that change commits", async () => {
     // Instance B: its own connections and its own cache, on the same database.
     other = await openDatabase({ url: t.ctx.config.databaseUrl, dataDir: "memory://" });
-    const b: AppContext = { ...t.ctx, db: other.db, relaxedDb: other.relaxedDb };
+    const b: AppContext = { ...t.ctx, db: other.db, relaxedDb: other.relaxedDb, idempotencyDb: other.idempotencyDb };
     const feed = startKeyInvalidation(b, () => undefined);
     if (!feed) throw new Error("no change feed on PostgreSQL");
     feeds.push(feed);

@@ -25,6 +25,16 @@ import { findTenantPause } from "./tenant-pause.ts";
 import { clockOffsets } from "./clock-offsets.ts";
 import { hopMs, toServerClockMs } from "../copy-engine/domain/index.ts";
 
+/** The work of a request whose idempotency marker was not taken (see the signal routes). */
+class MarkerNotTaken extends Error {}
+
+/** A promise's outcome as a value: never rejects (read on several paths, never unhandled). */
+const settle = <T>(p: Promise<T>): Promise<{ value: T } | { error: unknown }> =>
+  p.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+
 /**
  * Hop terminal → bridge of a master event, ms: its `eventAtMs` on the server's clock (the master's
  * offset estimate, this request's `sentAtMs` included) → received; null without `eventAtMs`.
@@ -85,40 +95,69 @@ export function registerMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
       const event = request.body;
       if (event.type !== type) throw invalidField("type", `Must be ${type} for ${request.url.split("?")[0]}`);
       const key = event.idempotencyKey;
-      // Independent, run together (latency): the marker's insert, and the master (from the account
-      // view for a bound key, else a read); a marker taken for a request that then fails on its
-      // master is dropped again.
-      const [masterLookup, begin] = await Promise.allSettled([
-        resolveMasterAccount(ctx.db, auth, accountViewOf(ctx)).then((m) => assertMasterLogin(m, event.master.login)),
-        beginIdempotent(ctx.relaxedDb, auth.tenantId, key, requestHash(request.url, request.rawBody)),
-      ]);
-      if (masterLookup.status === "rejected") {
-        if (begin.status === "fulfilled" && begin.value.kind === "proceed") await abandonIdempotent(ctx.relaxedDb, auth.tenantId, key);
-        throw masterLookup.reason;
-      }
-      if (begin.status === "rejected") throw begin.reason;
-      const master = masterLookup.value;
-      const begun = begin.value;
-      if (begun.kind === "replay") return reply.status(begun.status).send(begun.body);
+      const hash = requestHash(request.url, request.rawBody);
+      // Only the dashboard's Testing tab sends it (EAs never do): the user confirmed a preview.
+      const confirm = request.headers[CONFIRM_HEADER];
+      // The marker's insert starts at once, beside the master's look-up (from the account view
+      // for a bound key, else a read) and, on PostgreSQL, beside the event's own lock and loads:
+      // the copy engine waits for the marker only before its record (which completes it), so its
+      // round trip overlaps the signal's first one instead of preceding it (issue 15, goal 2). It
+      // runs on the markers' own pool (db/client.ts idempotencyDb: why).
+      const begin = settle(beginIdempotent(ctx.idempotencyDb, auth.tenantId, key, hash));
+      let master;
       try {
-        // Only the dashboard's Testing tab sends it (EAs never do): the user confirmed a preview.
-        const confirm = request.headers[CONFIRM_HEADER];
-        if (confirm !== undefined) await assertPreviewConfirmed(ctx, auth.tenantId, master, event, Array.isArray(confirm) ? confirm.join(",") : confirm);
-        const { body, effects } = await processSignalEvent(ctx, {
-          tenantId: auth.tenantId,
-          master,
-          event,
-          receivedAt,
-          terminalToBridgeMs: terminalToBridgeMs(master.id, event, receivedAt),
-          // The marker begun above: the copy engine completes it in the same write as the work.
-          idempotency: { tenantId: auth.tenantId, key },
-        });
-        publishEffects(ctx, auth.tenantId, effects);
-        return reply.status(201).send(body);
+        master = assertMasterLogin(await resolveMasterAccount(ctx.db, auth, accountViewOf(ctx)), event.master.login);
       } catch (err) {
-        await abandonIdempotent(ctx.relaxedDb, auth.tenantId, key).catch((e: unknown) => request.log.error({ err: e }, "abandon idempotency failed"));
+        // A marker taken for a request that fails on its master is dropped again.
+        const b = await begin;
+        if ("value" in b && b.value.kind === "proceed") await abandonIdempotent(ctx.idempotencyDb, auth.tenantId, key);
         throw err;
       }
+      // The marker first where the work cannot overlap it: PGlite (one session — a transaction
+      // holds it, the marker would wait for the work that waits for it), or a user's confirmed
+      // test (rare), whose preview check comes after the marker as before.
+      if (ctx.dbKind !== "postgres" || confirm !== undefined) {
+        const b = await begin;
+        if ("error" in b) throw b.error;
+        if (b.value.kind === "replay") return reply.status(b.value.status).send(b.value.body);
+        if (confirm !== undefined) {
+          try {
+            await assertPreviewConfirmed(ctx, auth.tenantId, master, event, Array.isArray(confirm) ? confirm.join(",") : confirm);
+          } catch (err) {
+            await abandonIdempotent(ctx.idempotencyDb, auth.tenantId, key).catch((e: unknown) => request.log.error({ err: e }, "abandon idempotency failed"));
+            throw err;
+          }
+        }
+      }
+      // What the work waits for before its record: the marker taken, else a failure (it is rolled back).
+      const taken = begin.then((b) => ("value" in b && b.value.kind === "proceed" ? undefined : Promise.reject(new MarkerNotTaken())));
+      // The work may fail before it reads it (a 409, a failed transaction).
+      taken.catch(() => undefined);
+      const work = processSignalEvent(ctx, {
+        tenantId: auth.tenantId,
+        master,
+        event,
+        receivedAt,
+        terminalToBridgeMs: terminalToBridgeMs(master.id, event, receivedAt),
+        // The marker begun above: the copy engine completes it in the same write as the work.
+        idempotency: { tenantId: auth.tenantId, key, begun: taken },
+      });
+      // The marker decides first: a request already answered is answered the same way, one in
+      // flight or with another body gets the marker's error; their work fails on its own (it
+      // waits for the marker before writing anything) and is rolled back.
+      const begun = await begin;
+      if ("error" in begun || begun.value.kind === "replay") work.catch(() => undefined);
+      if ("error" in begun) throw begun.error;
+      if (begun.value.kind === "replay") return reply.status(begun.value.status).send(begun.value.body);
+      let done: Awaited<typeof work>;
+      try {
+        done = await work;
+      } catch (err) {
+        await abandonIdempotent(ctx.idempotencyDb, auth.tenantId, key).catch((e: unknown) => request.log.error({ err: e }, "abandon idempotency failed"));
+        throw err;
+      }
+      publishEffects(ctx, auth.tenantId, done.effects);
+      return reply.status(201).send(done.body);
     });
   }
 }

@@ -28,8 +28,13 @@ export interface SignalEventInput {
   copyPaused: Promise<boolean>;
   /** Id of the event row (generated before the handler runs: its orders and audits refer to it). */
   eventId: string;
-  /** The idempotency record the bridge began for this request: completed by the outbox write. */
-  idempotency: Pick<IdempotencyCompletion, "tenantId" | "key">;
+  /**
+   * The idempotency record the bridge began for this request: completed by the outbox write.
+   * `begun`, when given: the record's insert, still running beside the event's loads — the event
+   * waits for it before its record is sent (the completion must find the committed marker), and
+   * fails with its rejection (a replay, a request in flight, the database's error) without writing.
+   */
+  idempotency: Pick<IdempotencyCompletion, "tenantId" | "key"> & { begun?: Promise<void> };
   /**
    * Where the event comes from: `signal` (the master EA's request, the default) or `snapshot` (found
    * in a master snapshot, snapshot-actions.ts): stored on the signal of an open and on every order.

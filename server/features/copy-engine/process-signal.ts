@@ -77,6 +77,8 @@ async function applySignalEvent(tx: Db, input: SignalEventRequest, batch: Signal
   const ending = [{ id: plan.signal.id, endsWhenDone: plan.endsWhenDone }, ...otherLegs.map((l) => ({ id: l.signal.id, endsWhenDone: l.endsWhenDone }))]
     .filter((l) => l.endsWhenDone && !plan.executions.some((x) => x.signalId === l.id))
     .map((l) => l.id);
+  // The bridge's idempotency marker ran beside the loads; the record completes it, so not before.
+  if (input.idempotency.begun) await input.idempotency.begun;
   const recording = recordEvent(tx, {
     tenantId,
     eventId,
@@ -86,7 +88,7 @@ async function applySignalEvent(tx: Db, input: SignalEventRequest, batch: Signal
     terminalToBridgeMs: input.terminalToBridgeMs ?? null,
     executions: plan.executions,
     audits: plan.audits,
-    idempotency: { ...input.idempotency, status: SIGNAL_ACCEPTED_STATUS, body },
+    idempotency: { tenantId: input.idempotency.tenantId, key: input.idempotency.key, status: SIGNAL_ACCEPTED_STATUS, body },
     signalChanges: plan.signalChanges,
     moreSignalChanges: otherLegs.map((l) => ({ signalId: l.signal.id, changes: l.signalChanges })),
   });
