@@ -7,21 +7,15 @@
  */
 import { count, eq, like } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { masterEvent, setUpBridge, type BridgeTenant } from "../../../e2e/support/bridge.ts";
 import { signUp } from "../../../e2e/support/tenant.ts";
 import { accounts, idempotencyKeys, signals } from "../../db/schema.ts";
 import { buildApp } from "../../http/app.ts";
+import { recordWire } from "../../test-support/pg-wire.ts";
 import { createTestContext, type TestContext } from "../../test-support/context.ts";
 import { requestHash } from "./idempotency.ts";
-
-interface QueryLike {
-  name?: string;
-  text: string;
-}
-
-const label = (q: QueryLike) => q.name ?? q.text.trim().split(/\s+/).slice(0, 2).join(" ");
 
 describe.runIf(process.env.TEST_DATABASE_URL)("a master signal's idempotency marker on PostgreSQL", () => {
   let t: TestContext;
@@ -40,23 +34,6 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a master signal's idempotency mar
     await app?.close();
     await t?.close();
   });
-
-  /** Records `sent X` when a statement leaves and `answered X` when its answer is complete. */
-  function recordWire(): string[] {
-    const log: string[] = [];
-    const proto = pg.Query.prototype as unknown as Record<"submit" | "handleReadyForQuery", (...a: unknown[]) => unknown>;
-    const submit = proto.submit;
-    const ready = proto.handleReadyForQuery;
-    vi.spyOn(proto, "submit").mockImplementation(function (this: QueryLike, ...args: unknown[]) {
-      log.push(`sent ${label(this)}`);
-      return submit.apply(this, args);
-    });
-    vi.spyOn(proto, "handleReadyForQuery").mockImplementation(function (this: QueryLike, ...args: unknown[]) {
-      log.push(`answered ${label(this)}`);
-      return ready.apply(this, args);
-    });
-    return log;
-  }
 
   const position = (log: string[], entry: string) => {
     const i = log.findIndex((x) => x.startsWith(entry));

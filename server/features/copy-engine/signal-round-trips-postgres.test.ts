@@ -6,21 +6,13 @@
  * record with COMMIT. What is checked is the order in which node-postgres sends each statement and
  * receives each answer, not timings.
  */
-import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { SignalEvent } from "#contract";
 import { accounts } from "../../db/schema.ts";
+import { recordWire } from "../../test-support/pg-wire.ts";
 import { createTestContext, seedTenant, type TestContext } from "../../test-support/context.ts";
 import { processSignalEvent } from "./process-signal.ts";
 import { SignalBatcher } from "./signal-batcher.ts";
-
-interface QueryLike {
-  name?: string;
-  text: string;
-}
-
-/** A statement as the log names it: its prepared name, else its first words. */
-const label = (q: QueryLike) => q.name ?? q.text.trim().split(/\s+/).slice(0, 2).join(" ");
 
 describe.runIf(process.env.TEST_DATABASE_URL)("a lone signal's round trips on PostgreSQL", () => {
   let t: TestContext;
@@ -29,23 +21,6 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a lone signal's round trips on Po
   }, 60_000);
   afterEach(() => vi.restoreAllMocks());
   afterAll(async () => t?.close());
-
-  /** Records `sent X` when a statement leaves and `answered X` when its answer is complete. */
-  function recordWire(): string[] {
-    const log: string[] = [];
-    const proto = pg.Query.prototype as unknown as Record<"submit" | "handleReadyForQuery", (...a: unknown[]) => unknown>;
-    const submit = proto.submit;
-    const ready = proto.handleReadyForQuery;
-    vi.spyOn(proto, "submit").mockImplementation(function (this: QueryLike, ...args: unknown[]) {
-      log.push(`sent ${label(this)}`);
-      return submit.apply(this, args);
-    });
-    vi.spyOn(proto, "handleReadyForQuery").mockImplementation(function (this: QueryLike, ...args: unknown[]) {
-      log.push(`answered ${label(this)}`);
-      return ready.apply(this, args);
-    });
-    return log;
-  }
 
   const before = (log: string[], a: string, b: string) => {
     const i = log.findIndex((x) => x.startsWith(a));
