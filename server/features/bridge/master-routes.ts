@@ -142,11 +142,13 @@ export function registerMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
         // The marker begun above: the copy engine completes it in the same write as the work.
         idempotency: { tenantId: auth.tenantId, key, begun: taken },
       });
+      // It may fail (a 409 before its record) while the marker still runs: handled from now on,
+      // read below — a rejection without a handler at the end of the turn would end the process.
+      work.catch(() => undefined);
       // The marker decides first: a request already answered is answered the same way, one in
       // flight or with another body gets the marker's error; their work fails on its own (it
       // waits for the marker before writing anything) and is rolled back.
       const begun = await begin;
-      if ("error" in begun || begun.value.kind === "replay") work.catch(() => undefined);
       if ("error" in begun) throw begun.error;
       if (begun.value.kind === "replay") return reply.status(begun.value.status).send(begun.value.body);
       let done: Awaited<typeof work>;

@@ -69,6 +69,25 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a master signal's idempotency mar
     expect(await signalCount("4104")).toBe(1);
   });
 
+  it("answers a work that fails before its marker does (a 409 while the marker waits), and drops the marker", async () => {
+    const open = masterEvent("OPEN", { ticket: 4105 });
+    expect((await bridge.master.post("/v1/master/signal/open", open)).status).toBe(201);
+    // The markers' inserts wait for this lock; the second OPEN of the live ticket fails meanwhile.
+    const blocker = await (t.ctx.idempotencyDb as unknown as { session: { client: pg.Pool } }).session.client.connect();
+    await blocker.query("begin; lock table idempotency_keys in exclusive mode");
+    const again = masterEvent("OPEN", { ticket: 4105 });
+    const answer = bridge.master.post("/v1/master/signal/open", again);
+    // The work fails (409) while the marker waits: give it time to, then let the marker run.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await blocker.query("rollback");
+    blocker.release();
+    const res = await answer;
+    expect(res.status).toBe(409);
+    expect(await signalCount("4105")).toBe(1);
+    // The marker taken for the failed request was dropped: the same key may run again.
+    expect(await t.ctx.db.select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(eq(idempotencyKeys.key, again.idempotencyKey))).toEqual([]);
+  });
+
   it("answers a retry with the first answer, its work rolled back, and a marker in flight with 409", async () => {
     const event = masterEvent("OPEN", { ticket: 4102 });
     const first = await bridge.master.post("/v1/master/signal/open", event);
