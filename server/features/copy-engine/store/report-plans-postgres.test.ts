@@ -15,7 +15,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../../db/client.ts";
 import { createTestContext, type TestContext } from "../../../test-support/context.ts";
-import { loadOpeningVolumes, reportStatementsForPlans, writeOutcomesParams, type ReportedOutcome } from "./report-store.ts";
+import { loadCopyLinks, loadOpeningVolumes, reportStatementsForPlans, writeOutcomesParams, type ReportedOutcome } from "./report-store.ts";
 
 interface PlanNode {
   "Node Type": string;
@@ -55,6 +55,13 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
       select ${tenantId}, s.id, ${slaveId}, 'OPEN', case when g % 500 = 0 then 'pending' else 'filled' end, 0.1,
         now() - (20000 - g) * interval '1 second', case when g % 500 = 0 then null else now() end
       from generate_series(1, 20000) g join signals s on s.tenant_id = ${tenantId} and s.master_ticket = g::text`);
+    // A link per copy (20,000): the links a batch reads are a few of them. Statistics of the
+    // links were gathered once, early (autovacuum analyses a young table soon), then it grew.
+    await db.execute(sql`insert into position_links (tenant_id, signal_id, slave_account_id, slave_ticket, volume, status)
+      select ${tenantId}, s.id, ${slaveId}, s.master_ticket, 0.1, 'open' from signals s where s.tenant_id = ${tenantId} and s.master_ticket::int <= 100`);
+    await db.execute(sql`analyze position_links`);
+    await db.execute(sql`insert into position_links (tenant_id, signal_id, slave_account_id, slave_ticket, volume, status)
+      select ${tenantId}, s.id, ${slaveId}, s.master_ticket, 0.1, 'open' from signals s where s.tenant_id = ${tenantId} and s.master_ticket::int > 100`);
     const pending = await rowsOf<{ id: string; signalId: string }>(
       db,
       sql`select id, signal_id as "signalId" from executions where tenant_id = ${tenantId} and status = 'pending' order by id`,
@@ -130,6 +137,18 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
     const volumes = await loadOpeningVolumes(t.ctx.db, tenantId, signalIds.map((signalId) => ({ signalId, slaveAccountId: slaveId })));
     expect(volumes.size).toBe(signalIds.length);
     expect([...volumes.values()].every((v) => v === "0.1")).toBe(true);
+  });
+
+  it("the links of a batch's copies are read by each copy's key", async () => {
+    // A full batch's copies (128 reports): 40 were few enough for the planner to probe each.
+    const batchSignals = (await rowsOf<{ id: string }>(t.ctx.db, sql`select id from signals where tenant_id = ${tenantId} order by master_ticket::int desc limit 128`)).map((r) => r.id);
+    const { text } = reportStatementsForPlans().copyLinks;
+    const nodes = await explain(text, [tenantId, batchSignals, batchSignals.map(() => slaveId)]);
+    // No node may read more links than the copies asked for (a sequential scan read all 20,000).
+    for (const n of nodes) expect(n["Actual Rows"] * n["Actual Loops"], describePlan(nodes)).toBeLessThanOrEqual(batchSignals.length);
+    const links = await loadCopyLinks(t.ctx.db, tenantId, batchSignals.map((signalId) => ({ signalId, slaveAccountId: slaveId })));
+    expect(links.size).toBe(batchSignals.length);
+    expect([...links.values()].every((l) => l.status === "open" && l.volume === "0.1")).toBe(true);
   });
 
   it("another tenant's ids find nothing", async () => {
