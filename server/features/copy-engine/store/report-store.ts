@@ -27,10 +27,9 @@ const execRow = tableRow(executions);
  * than the tenant's history (a fresh database; PGlite between its hourly `analyze`; PostgreSQL with
  * autovacuum off) made it read EVERY execution of the tenant through its (tenant_id, …) indexes on
  * each batch: 24,000 rows per report batch after a few minutes of the cost benchmark, a cost that
- * grew with the history. A statement joining a JSON record set (estimated at 100 rows) also names
- * its ids as an array (`e.id = any(…)`, estimated exactly), or the planner prefers a sequential
- * scan of a table of a few thousand rows to 100 key look-ups. Checked by
- * report-plans-postgres.test.ts.
+ * grew with the history. The load names its ids as an array (`e.id = any(…)`, estimated exactly);
+ * the outcome write joins its rows (arrays, estimated exactly) to the orders by primary key alone
+ * (see writeOutcomes). Checked by report-plans-postgres.test.ts.
  */
 const TENANT_OFF_INDEX = (alias: string): string => `(${alias}.tenant_id = $1) is true`;
 
