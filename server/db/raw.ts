@@ -15,12 +15,16 @@
  *   every foreign-key check and PL/pgSQL trigger statement on every call (PostgreSQL CPU per
  *   10,000 orders 4.6–5.3 s → 5.8–7.9 s). So only statements whose plan cannot depend on the
  *   values are named — inserts, updates by primary key (the signal's record, audit entries,
- *   replay records, idempotency completion) and the signal path's lookups by tenant and key (an
- *   open's slave states and signal insert, a follow's contexts: their generic plans read the same
- *   buffers as the custom ones, pg_stat_statements over a latency run): parsing and planning
- *   their text is saved on every call — on the signal's critical path about 0.75 ms per event for
- *   its record and 0.9 ms per open for the slave states. Name one only with its generic plan
- *   checked (`plan_cache_mode = force_generic_plan`, or buffers read side by side).
+ *   replay records, idempotency completion) and an open's slave states (joins by account key over
+ *   per-account tables; its counts go through partial indexes): parsing and planning their text is
+ *   saved on every call — on the signal's critical path about 0.75 ms per event for its record and
+ *   0.9 ms per open for the slave states. A generic plan is made once (the sixth run on a
+ *   connection) and kept until an `analyze` or `vacuum` of one of its tables: made while a table
+ *   was young it stays the plan for a young table as the table grows. So a lookup over a table that
+ *   grows with history is never named: the first leg's `not exists` over signals and a follow-up's
+ *   contexts were, and their generic plans made on a hundred signals read every signal, and every
+ *   position link, on each later call (copy-engine/store/signal-plans-postgres.test.ts). Name one
+ *   only with its generic plan checked the same way: statistics gathered young, then grown.
  * - PGlite: `query(text, params)` (one process, no network; the text is the same each call).
  *
  * `runRaw(db, stmt, params)` accepts the root database OR a Drizzle transaction: it takes the

@@ -66,9 +66,9 @@ const followContextsStatement = rawStatement(
         ? null
         : { volumeStep: decimal(r.volumeStep), volumeMin: decimal(r.volumeMin), volumeMax: decimal(r.volumeMax), tickSize: decimal(r.tickSize), tickValue: decimal(r.tickValue) },
   }),
-  // Named (db/raw.ts): lookups by tenant and key, on the signal's path; the generic plan read the
-  // same buffers as the custom ones (latency run).
-  { prepared: true },
+  // Unnamed (db/raw.ts): named, its generic plan made while the tables were young hashed every
+  // position link of the tenant (and scanned every signal) on each follow-up until the next
+  // analyze (signal-plans-postgres.test.ts); planned per call, it probes the ticket's keys.
 );
 
 /**

@@ -29,8 +29,9 @@ const insertFirstLeg = rawStatement(
    where not exists (select 1 from signals s where s.tenant_id = $1::uuid and s.master_ticket = $2::text and s.status = 'active')
    returning ${tableColumns(signals)}`,
   tableRow(signals),
-  // Named (db/raw.ts): an insert guarded by a key lookup; its generic plan read the same buffers.
-  { prepared: true },
+  // Unnamed (db/raw.ts): named, its generic plan made while the signals table was young kept a
+  // sequential scan of every signal for the `not exists` until the next analyze
+  // (signal-plans-postgres.test.ts); planned per call, the probe uses the ticket's key.
 );
 
 /**
