@@ -15,16 +15,19 @@
  *   every foreign-key check and PL/pgSQL trigger statement on every call (PostgreSQL CPU per
  *   10,000 orders 4.6–5.3 s → 5.8–7.9 s). So only statements whose plan cannot depend on the
  *   values are named — inserts, updates by primary key (the signal's record, audit entries,
- *   replay records, idempotency completion) and an open's slave states (joins by account key over
- *   per-account tables; its counts go through partial indexes): parsing and planning their text is
- *   saved on every call — on the signal's critical path about 0.75 ms per event for its record and
- *   0.9 ms per open for the slave states. A generic plan is made once (the sixth run on a
- *   connection) and kept until an `analyze` or `vacuum` of one of its tables: made while a table
- *   was young it stays the plan for a young table as the table grows. So a lookup over a table that
- *   grows with history is never named: the first leg's `not exists` over signals and a follow-up's
- *   contexts were, and their generic plans made on a hundred signals read every signal, and every
- *   position link, on each later call (copy-engine/store/signal-plans-postgres.test.ts). Name one
- *   only with its generic plan checked the same way: statistics gathered young, then grown.
+ *   replay records, idempotency completion), an open's slave states (joins by account key over
+ *   per-account tables; its counts go through partial indexes) and its first leg's insert:
+ *   parsing and planning their text is saved on every call — on the signal's critical path about
+ *   0.75 ms per event for its record, 0.9 ms per open for the slave states, 0.4 ms for the insert.
+ *   A generic plan is made once (the sixth run on a connection) and kept until an `analyze` or
+ *   `vacuum` of one of its tables: made while a table was young, it is a young table's plan —
+ *   a sequential scan even for a primary key — as the table grows. Autovacuum bounds that to
+ *   what the table gained since its last analyze (about 10 %, or a minute): a row per event for
+ *   the insert's `not exists` over signals and the record's idempotency key, so those stay named.
+ *   A follow-up's contexts read position links, which grow by one per slave per trade: its plan
+ *   made on a hundred trades hashed every link on each later follow-up, so it is sent unnamed
+ *   (copy-engine/store/signal-plans-postgres.test.ts). Name a statement only with its generic
+ *   plan checked the same way: statistics gathered young, then the tables grown.
  * - PGlite: `query(text, params)` (one process, no network; the text is the same each call).
  *
  * `runRaw(db, stmt, params)` accepts the root database OR a Drizzle transaction: it takes the

@@ -51,8 +51,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a lone signal's round trips on Po
 
     const open = recordWire();
     expect((await send(event("OPEN", "rt-open"))).body).toMatchObject({ type: "OPEN", queued: 1 });
-    // The leg's insert is sent unnamed (store/open-store.ts): the log shows its first words.
-    expect(before(open, "sent insert into", "answered begin;")).toBe(true);
+    expect(before(open, "sent open_insert_first_leg", "answered begin;")).toBe(true);
     expect(before(open, "sent open_slave_states", "answered begin;")).toBe(true);
     expect(before(open, "sent commit", "answered record_event")).toBe(true);
     vi.restoreAllMocks();
