@@ -42,8 +42,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)("signal path lookups with statisti
   let tenantId: string;
   let master: AccountRow;
 
-  // A fresh database per case: rows a rolled-back case added still take the tables' pages, and a
-  // plan made on large pages is not made young.
+  // A fresh database for each case: rows a rolled-back case added still take the tables' pages,
+  // and a plan made on large pages is not made young.
   beforeEach(async () => {
     t = await createTestContext("postgres");
     const db = t.ctx.db;
