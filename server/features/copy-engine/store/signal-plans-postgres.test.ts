@@ -72,17 +72,17 @@ describe.runIf(process.env.TEST_DATABASE_URL)("signal path lookups with statisti
    * would be planned generically from the sixth), then GROWN closed trades added; the rows `call`
    * reads from signals and position_links on its next run.
    */
-  async function readsAfterGrowth(call: (tx: Db, run: number) => Promise<unknown>): Promise<number> {
+  async function readsAfterGrowth(call: (tx: Db) => Promise<unknown>): Promise<number> {
     let read = 0;
     await t.ctx.db
       .transaction(async (tx: Db) => {
         await addTrades(tx, 1, 100, false);
         await addTrades(tx, 1_000_000, 1, true);
         await tx.execute(sql`analyze`);
-        for (let run = 0; run < 8; run++) await call(tx, run);
+        for (let run = 0; run < 8; run++) await call(tx);
         await addTrades(tx, 1_000, GROWN, false);
         const before = await rowsRead(tx);
-        await call(tx, 8);
+        await call(tx);
         read = (await rowsRead(tx)) - before;
         throw rolledBack; // nothing of the case is kept
       })
