@@ -1,7 +1,8 @@
 /**
  * Background work of a server instance: the alert engine (observers on domain events, the
  * monitor for disconnects and missed trades, the notification dispatcher), the signal silence sweep,
- * the fold of the slave summaries' tallies (every minute) and hourly retention.
+ * the fold of the slave summaries' tallies (every minute), hourly retention and, on PostgreSQL, the
+ * planner statistics autovacuum does not keep (every minute).
  * Returns a stop function. With JOBS_DISABLED only the observers run (they are not periodic).
  */
 import type { AppContext } from "../http/context.ts";
@@ -10,6 +11,7 @@ import { AlertDispatcher } from "../features/alerts/dispatcher.ts";
 import { AlertObservers } from "../features/alerts/observers.ts";
 import { sweepSilentSignals } from "../features/copy-engine/silence-sweep.ts";
 import { foldAllExecutionTallies } from "../features/signals/execution-tally.ts";
+import { analyzeStaleTables } from "../db/planner-stats.ts";
 import { runRetention } from "./retention.ts";
 import { JobRunner } from "./runner.ts";
 
@@ -41,6 +43,9 @@ export function startBackgroundWork(ctx: AppContext, log: (msg: string, err?: un
     intervalMs: 3_600_000,
     run: async () => void (await runRetention(ctx.db, new Date(), { analyze: ctx.dbKind === "pglite", sessionIdleMs: ctx.config.sessionIdleMs })),
   });
+  // PostgreSQL tables autovacuum does not analyse, analysed as it would (db/planner-stats.ts): a named
+  // statement's plan made on a young table is otherwise kept as the table grows. Autovacuum's own period.
+  if (ctx.dbKind === "postgres") runner.start({ name: "planner-stats", intervalMs: 60_000, run: async () => void (await analyzeStaleTables(ctx.db)) });
   // The slave summaries' deltas into their tallies (features/signals/execution-tally.ts): keeps each read's share of deltas small.
   runner.start({ name: "execution-tally", intervalMs: 60_000, run: async () => void (await foldAllExecutionTallies(ctx.relaxedDb)) });
   return async () => {
