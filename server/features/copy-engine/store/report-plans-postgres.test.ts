@@ -15,7 +15,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../../db/client.ts";
 import { createTestContext, type TestContext } from "../../../test-support/context.ts";
-import { loadCopyLinks, loadOpeningVolumes, reportStatementsForPlans, writeOutcomesParams, type ReportedOutcome } from "./report-store.ts";
+import { loadCopyLinks, loadOpeningVolumes, reportStatementsForPlans, writeOutcomesParams, type LinkWrite, type ReportedOutcome } from "./report-store.ts";
 
 interface PlanNode {
   "Node Type": string;
@@ -125,6 +125,40 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
     // Every node, the outcomes' record set too: joined as the inner side of a nested loop it was
     // scanned once per order (n² rows: 16,256 for a batch of 128 in the overload benchmark).
     for (const n of nodes) expect(n["Actual Rows"] * n["Actual Loops"], describePlan(nodes)).toBeLessThanOrEqual(ids.length);
+  });
+
+  it("the links a batch changes are reached by each copy's key", async () => {
+    const now = new Date();
+    const outcome: ReportedOutcome = {
+      status: "filled",
+      slaveTicket: "9001",
+      fillPrice: "1.08456",
+      fillTime: now,
+      point: "0.00001",
+      profit: "12.50",
+      errorCode: null,
+      errorMessage: null,
+      latencyMs: 12,
+      terminalToBridgeMs: null,
+      bridgeToSlaveMs: null,
+      slaveExecutionMs: null,
+      slippagePts: "0.5",
+      reportedAt: now,
+      reportHash: "h",
+      reportSignature: null,
+      leaseUntil: null,
+    };
+    // A full batch's copies closed (128 links updated): 40 were few enough, counted exactly, for
+    // the planner to probe each; 128 were hashed against every link until the signals were named.
+    const batchSignals = (await rowsOf<{ id: string }>(t.ctx.db, sql`select id from signals where tenant_id = ${tenantId} order by master_ticket::int desc limit 128`)).map((r) => r.id);
+    const closes: LinkWrite[] = batchSignals.map((signalId) => ({ signalId, slaveAccountId: slaveId, write: "update", link: { slaveTicket: "9001", volume: "0", status: "closed" } }));
+    const params = writeOutcomesParams(tenantId, ids.map((id) => ({ id, outcome })), closes, now);
+    const nodes = await explain(reportStatementsForPlans().writeOutcomes.text, params);
+    // No node may return more rows than the batch names (a hash join read all 20,000 links), and
+    // no link is found by a scan of the table (its filter would hide what it read).
+    for (const n of nodes) expect(n["Actual Rows"] * n["Actual Loops"], describePlan(nodes)).toBeLessThanOrEqual(batchSignals.length);
+    expect(nodes.filter((n) => n["Node Type"] === "Seq Scan" && n["Relation Name"] === "position_links"), describePlan(nodes)).toEqual([]);
+    expect(nodes.some((n) => n["Index Name"] === "position_links_signal_slave_key"), describePlan(nodes)).toBe(true);
   });
 
   it("the opening volumes of a batch's copies are read through each copy's signal", async () => {

@@ -177,7 +177,26 @@ export interface LinkWrite {
   link: CopyLink;
 }
 
-const linkColumns = `(signal_id uuid, slave_account_id uuid, slave_ticket text, volume numeric, status text, closed_at timestamptz)`;
+/**
+ * A link write's columns, with their types, in the order of writeOutcomes' link arrays (the
+ * inserts' from `$LINK_INSERTS`, then the updates'), as the outcomes' arrays.
+ * The updates' links are found through position_links_signal_slave_key by their signals, named
+ * as an array the planner cannot count (`any(array(select unnest(…)))`: a sub-select's array is
+ * estimated at 10 elements whatever it holds). Joined on the copy's key alone, PostgreSQL priced
+ * one probe per copy above a sequential scan of EVERY link of the table (its cost model reads a
+ * probed page from disk) until the table held a few hundred links per copy of the batch: 20,000
+ * links read for a batch of 128 (report-plans-postgres.test.ts), and as a JSON record set (always
+ * estimated at 100 rows) up to about 23,000 links for every close batch of any size. A constant
+ * array does not help: from 9 elements PostgreSQL hashes it and the scan stays cheaper on paper.
+ */
+const LINK_COLUMNS = [
+  ["signal_id", "uuid"],
+  ["slave_account_id", "uuid"],
+  ["slave_ticket", "text"],
+  ["volume", "numeric"],
+  ["status", "text"],
+  ["closed_at", "timestamptz"],
+] as const;
 
 /**
  * The columns a report sets, with their types, in the order of writeOutcomes' arrays ($2, $3, …;
@@ -206,7 +225,10 @@ const OUTCOME_COLUMNS = [
   ["slave_execution_ms", "int"],
 ] as const;
 const LINK_INSERTS = OUTCOME_COLUMNS.length + 2;
-const LINK_UPDATES = LINK_INSERTS + 1;
+const LINK_UPDATES = LINK_INSERTS + LINK_COLUMNS.length;
+/** `unnest($first::uuid[], …) as l(signal_id, …)`: a link write's arrays from parameter `first`. */
+const linkRows = (first: number): string =>
+  `unnest(${LINK_COLUMNS.map(([, type], i) => `$${first + i}::${type}[]`).join(", ")}) as l(${LINK_COLUMNS.map(([c]) => c).join(", ")})`;
 
 // The outcomes and the link changes of a batch in ONE statement (one round trip, not three):
 // the links' insert and update ride as data-modifying CTEs of the outcomes' update. They touch
@@ -222,12 +244,12 @@ const writeOutcomes = rawStatement(
   `with link_insert as (
      insert into position_links (tenant_id, signal_id, slave_account_id, slave_ticket, volume, status, closed_at)
      select $1, l.signal_id, l.slave_account_id, l.slave_ticket, l.volume, l.status, l.closed_at
-     from jsonb_to_recordset($${LINK_INSERTS}::jsonb) as l${linkColumns}
+     from ${linkRows(LINK_INSERTS)}
      on conflict do nothing
    ), link_update as (
      update position_links pl set slave_ticket = l.slave_ticket, volume = l.volume, status = l.status, closed_at = l.closed_at
-     from jsonb_to_recordset($${LINK_UPDATES}::jsonb) as l${linkColumns}
-     where pl.tenant_id = $1 and pl.signal_id = l.signal_id and pl.slave_account_id = l.slave_account_id
+     from ${linkRows(LINK_UPDATES)}
+     where pl.tenant_id = $1 and pl.signal_id = any(array(select unnest($${LINK_UPDATES}::uuid[]))) and pl.signal_id = l.signal_id and pl.slave_account_id = l.slave_account_id
    )
    update executions e set ${OUTCOME_COLUMNS.slice(1)
      .map(([c]) => `${c} = v.${c}`)
@@ -240,18 +262,15 @@ const writeOutcomes = rawStatement(
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
-/** The links' JSON record set for writeOutcomes (inserts, updates); `closed_at` = `now` for a closed link. */
-const linksJson = (ws: LinkWrite[], now: Date): string =>
-  JSON.stringify(
-    ws.map((w) => ({
-      signal_id: w.signalId,
-      slave_account_id: w.slaveAccountId,
-      slave_ticket: w.link.slaveTicket,
-      volume: w.link.volume,
-      status: w.link.status,
-      closed_at: w.link.status === "closed" ? now.toISOString() : null,
-    })),
-  );
+/** The link writes' arrays for writeOutcomes, in LINK_COLUMNS' order; `closed_at` = `now` for a closed link. */
+const linkArrays = (ws: LinkWrite[], now: Date): unknown[][] => [
+  ws.map((w) => w.signalId),
+  ws.map((w) => w.slaveAccountId),
+  ws.map((w) => w.link.slaveTicket),
+  ws.map((w) => w.link.volume),
+  ws.map((w) => w.link.status),
+  ws.map((w) => (w.link.status === "closed" ? now.toISOString() : null)),
+];
 
 /** One outcome's cells, in OUTCOME_COLUMNS' order. */
 const outcomeCells = (id: string, o: ReportedOutcome): unknown[] => [
@@ -281,7 +300,7 @@ export function writeOutcomesParams(tenantId: string, outcomes: { id: string; ou
   for (const { id, outcome } of outcomes) outcomeCells(id, outcome).forEach((cell, i) => columns[i]!.push(cell ?? null));
   const inserts = links.filter((w) => w.write === "insert");
   const updates = links.filter((w) => w.write === "update");
-  return [tenantId, ...columns, linksJson(inserts, now), linksJson(updates, now)];
+  return [tenantId, ...columns, ...linkArrays(inserts, now), ...linkArrays(updates, now)];
 }
 
 /**
