@@ -192,3 +192,61 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
     expect(res.rows).toEqual([]);
   });
 });
+
+/**
+ * The load of a full batch (128 reports) while the table is young (10,000 executions). With the
+ * batch's ids as a constant array PostgreSQL priced 128 probes of the primary key above one
+ * sequential scan of the table (its cost model reads each probed page from disk; from 9 elements it
+ * hashes the array) and read every execution on every batch until the table held about 200 rows
+ * per report of the batch: the first tens of thousands of orders of a busy tenant. Named as an
+ * array the planner cannot count, the ids are probed once the table holds a few thousand. (The
+ * outcomes' update keeps its join on the ids alone: with the uncounted array too, the planner made
+ * the orders the outer side of a nested loop and read the batch's arrays once per order.)
+ */
+describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL, a young table and a full batch", () => {
+  const BATCH = 128;
+  let t: TestContext;
+  let tenantId: string;
+  let ids: string[];
+
+  beforeAll(async () => {
+    t = await createTestContext("postgres");
+    const db = t.ctx.db;
+    const [tenant] = await rowsOf<{ id: string }>(db, sql`insert into tenants (name, slug) values ('young', 'young') returning id`);
+    tenantId = tenant!.id;
+    const [slave] = await rowsOf<{ id: string }>(db, sql`insert into accounts (tenant_id, account_number, broker, platform, role) values (${tenantId}, '7001', 'B', 'MT4', 'SLAVE') returning id`);
+    const [signal] = await rowsOf<{ id: string }>(
+      db,
+      sql`insert into signals (tenant_id, master_ticket, symbol, side, order_type, volume, open_volume, price, opened_at) values (${tenantId}, '1', 'EURUSD', 'BUY', 'MARKET', 0.1, 0.1, 1.1, now()) returning id`,
+    );
+    await db.execute(sql`insert into executions (tenant_id, signal_id, slave_account_id, action, status, volume, reported_at)
+      select ${tenantId}, ${signal!.id}, ${slave!.id}, 'CLOSE', case when g <= ${BATCH} then 'pending' else 'filled' end, 0.1, case when g <= ${BATCH} then null else now() end
+      from generate_series(1, 10000) g`);
+    ids = (await rowsOf<{ id: string }>(db, sql`select id from executions where tenant_id = ${tenantId} and status = 'pending' order by id`)).map((r) => r.id);
+  }, 120_000);
+  afterAll(async () => t?.close());
+
+  async function explain(text: string, params: unknown[]): Promise<PlanNode[]> {
+    if (t.database.driver.kind !== "postgres") throw new Error("PostgreSQL expected");
+    const client = await t.database.driver.pool.connect();
+    try {
+      await client.query("begin");
+      const res = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`explain (analyze, format json) ${text}`, params);
+      return nodesOf(res.rows[0]!["QUERY PLAN"][0].Plan);
+    } finally {
+      await client.query("rollback");
+      client.release();
+    }
+  }
+  const describePlan = (nodes: PlanNode[]) => nodes.map((n) => `${n["Node Type"]}${n["Relation Name"] ? ` ${n["Relation Name"]}` : ""}${n["Index Name"] ? ` ${n["Index Name"]}` : ""} (${n["Actual Rows"]}×${n["Actual Loops"]})`).join(" > ");
+  /** No execution found by a scan of the table, and no node returning more rows than the batch names. */
+  const expectProbed = (nodes: PlanNode[]) => {
+    expect(nodes.filter((n) => n["Node Type"] === "Seq Scan" && n["Relation Name"] === "executions"), describePlan(nodes)).toEqual([]);
+    for (const n of nodes) expect(n["Actual Rows"] * n["Actual Loops"], describePlan(nodes)).toBeLessThanOrEqual(BATCH);
+  };
+
+  it("the load of a full batch's orders probes each by id", async () => {
+    expect(ids).toHaveLength(BATCH);
+    expectProbed(await explain(reportStatementsForPlans().ordersForReport.text, [tenantId, ids]));
+  });
+});

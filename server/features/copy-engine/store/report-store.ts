@@ -27,11 +27,24 @@ const execRow = tableRow(executions);
  * than the tenant's history (a fresh database; PGlite between its hourly `analyze`; PostgreSQL with
  * autovacuum off) made it read EVERY execution of the tenant through its (tenant_id, …) indexes on
  * each batch: 24,000 rows per report batch after a few minutes of the cost benchmark, a cost that
- * grew with the history. The load names its ids as an array (`e.id = any(…)`, estimated exactly);
- * the outcome write joins its rows (arrays, estimated exactly) to the orders by primary key alone
- * (see writeOutcomes). Checked by report-plans-postgres.test.ts.
+ * grew with the history. The load names its ids as an array (UNCOUNTED_ANY); the outcome write
+ * joins its rows (arrays, estimated exactly) to the orders by primary key alone (see
+ * writeOutcomes; while the table is young — a few hundred rows per report of the batch — it may
+ * still read it whole). Checked by report-plans-postgres.test.ts.
  */
 const TENANT_OFF_INDEX = (alias: string): string => `(${alias}.tenant_id = $1) is true`;
+
+/**
+ * `any(array(select unnest($n::type[])))`: the keys of parameter `$n` as an array the planner
+ * cannot count — a sub-select's array is estimated at 10 elements whatever it holds — so the rows
+ * they name are probed through their index at any table size. Named as they are, a batch's 128
+ * keys were priced above one sequential scan of the table (PostgreSQL's cost model reads each
+ * probed page from disk, and from 9 elements it hashes a constant array) until the table held a
+ * few hundred rows per key: every execution read on every report batch of a young table (the
+ * first tens of thousands of orders), every link of a table of up to about 23,000 on every close
+ * batch. Checked by report-plans-postgres.test.ts.
+ */
+const UNCOUNTED_ANY = (n: number, type: string): string => `any(array(select unnest($${n}::${type}[])))`;
 
 // Hot path (one batch of reports per transaction, report-batcher.ts): fixed statements, each
 // covering every report of the batch; no query building per call.
@@ -48,7 +61,7 @@ const ordersForReport = rawStatement(
   `with o as (
      select ${tableColumns(executions, "e")}, ev.received_at as "receivedAt", ev.terminal_to_bridge_ms as "terminalToBridgeMs"
      from executions e left join signal_events ev on ev.id = e.event_id
-     where ${TENANT_OFF_INDEX("e")} and e.id = any($2::uuid[])
+     where ${TENANT_OFF_INDEX("e")} and e.id = ${UNCOUNTED_ANY(2, "uuid")}
      order by e.id for update of e
    )
    select o.*, (select count(pg_advisory_xact_lock(hashtextextended(l.signal_id::text, 1)))
@@ -179,15 +192,10 @@ export interface LinkWrite {
 
 /**
  * A link write's columns, with their types, in the order of writeOutcomes' link arrays (the
- * inserts' from `$LINK_INSERTS`, then the updates'), as the outcomes' arrays.
- * The updates' links are found through position_links_signal_slave_key by their signals, named
- * as an array the planner cannot count (`any(array(select unnest(…)))`: a sub-select's array is
- * estimated at 10 elements whatever it holds). Joined on the copy's key alone, PostgreSQL priced
- * one probe per copy above a sequential scan of EVERY link of the table (its cost model reads a
- * probed page from disk) until the table held a few hundred links per copy of the batch: 20,000
- * links read for a batch of 128 (report-plans-postgres.test.ts), and as a JSON record set (always
- * estimated at 100 rows) up to about 23,000 links for every close batch of any size. A constant
- * array does not help: from 9 elements PostgreSQL hashes it and the scan stays cheaper on paper.
+ * inserts' from `$LINK_INSERTS`, then the updates'), as the outcomes' arrays. The updates' links
+ * are found through position_links_signal_slave_key by their signals (UNCOUNTED_ANY): joined on
+ * the copy's key alone, and sent as a JSON record set (always estimated at 100 rows), every close
+ * batch of any size read every link until the table held about 23,000.
  */
 const LINK_COLUMNS = [
   ["signal_id", "uuid"],
@@ -249,7 +257,7 @@ const writeOutcomes = rawStatement(
    ), link_update as (
      update position_links pl set slave_ticket = l.slave_ticket, volume = l.volume, status = l.status, closed_at = l.closed_at
      from ${linkRows(LINK_UPDATES)}
-     where pl.tenant_id = $1 and pl.signal_id = any(array(select unnest($${LINK_UPDATES}::uuid[]))) and pl.signal_id = l.signal_id and pl.slave_account_id = l.slave_account_id
+     where pl.tenant_id = $1 and pl.signal_id = ${UNCOUNTED_ANY(LINK_UPDATES, "uuid")} and pl.signal_id = l.signal_id and pl.slave_account_id = l.slave_account_id
    )
    update executions e set ${OUTCOME_COLUMNS.slice(1)
      .map(([c]) => `${c} = v.${c}`)
