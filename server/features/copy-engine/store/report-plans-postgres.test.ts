@@ -33,6 +33,51 @@ async function rowsOf<T>(db: Db, statement: ReturnType<typeof sql>): Promise<T[]
   return (result as { rows: T[] }).rows;
 }
 
+/** EXPLAIN ANALYZE of a raw statement in a transaction rolled back; the plan's nodes. */
+async function explainIn(t: TestContext, text: string, params: unknown[]): Promise<PlanNode[]> {
+  if (t.database.driver.kind !== "postgres") throw new Error("PostgreSQL expected");
+  const client = await t.database.driver.pool.connect();
+  try {
+    await client.query("begin");
+    const res = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`explain (analyze, format json) ${text}`, params);
+    return nodesOf(res.rows[0]!["QUERY PLAN"][0].Plan);
+  } finally {
+    await client.query("rollback");
+    client.release();
+  }
+}
+
+const describePlan = (nodes: PlanNode[]) =>
+  nodes.map((n) => `${n["Node Type"]}${n["Relation Name"] ? ` ${n["Relation Name"]}` : ""}${n["Index Name"] ? ` ${n["Index Name"]}` : ""} (${n["Actual Rows"]}×${n["Actual Loops"]})`).join(" > ");
+
+/** A tenant and its slave account (7001) in `db`; their ids. */
+async function seedSlave(db: Db, slug: string): Promise<{ tenantId: string; slaveId: string }> {
+  const [tenant] = await rowsOf<{ id: string }>(db, sql`insert into tenants (name, slug) values (${slug}, ${slug}) returning id`);
+  const [slave] = await rowsOf<{ id: string }>(db, sql`insert into accounts (tenant_id, account_number, broker, platform, role) values (${tenant!.id}, '7001', 'B', 'MT4', 'SLAVE') returning id`);
+  return { tenantId: tenant!.id, slaveId: slave!.id };
+}
+
+/** A filled report's outcome at `now`. */
+const filledOutcome = (now: Date, profit: string | null = null): ReportedOutcome => ({
+  status: "filled",
+  slaveTicket: "9001",
+  fillPrice: "1.08456",
+  fillTime: now,
+  point: "0.00001",
+  profit,
+  errorCode: null,
+  errorMessage: null,
+  latencyMs: 12,
+  terminalToBridgeMs: null,
+  bridgeToSlaveMs: null,
+  slaveExecutionMs: null,
+  slippagePts: "0.5",
+  reportedAt: now,
+  reportHash: "h",
+  reportSignature: null,
+  leaseUntil: null,
+});
+
 describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL, statistics never gathered", () => {
   let t: TestContext;
   let tenantId: string;
@@ -44,10 +89,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
   beforeAll(async () => {
     t = await createTestContext("postgres");
     const db = t.ctx.db;
-    const [tenant] = await rowsOf<{ id: string }>(db, sql`insert into tenants (name, slug) values ('plans', 'plans') returning id`);
-    tenantId = tenant!.id;
-    const [slave] = await rowsOf<{ id: string }>(db, sql`insert into accounts (tenant_id, account_number, broker, platform, role) values (${tenantId}, '7001', 'B', 'MT4', 'SLAVE') returning id`);
-    slaveId = slave!.id;
+    ({ tenantId, slaveId } = await seedSlave(db, "plans"));
     // One signal per execution (its ticket is its number): a copy has one opening order.
     await db.execute(sql`insert into signals (tenant_id, master_ticket, symbol, side, order_type, volume, open_volume, price, opened_at)
       select ${tenantId}, g::text, 'EURUSD', 'BUY', 'MARKET', 0.1, 0.1, 1.1, now() from generate_series(1, 20000) g`);
@@ -71,26 +113,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
   }, 120_000);
   afterAll(async () => t?.close());
 
-  /** EXPLAIN ANALYZE of a raw statement in a transaction rolled back; the plan's nodes. */
-  async function explain(text: string, params: unknown[]): Promise<PlanNode[]> {
-    if (t.database.driver.kind !== "postgres") throw new Error("PostgreSQL expected");
-    const client = await t.database.driver.pool.connect();
-    try {
-      await client.query("begin");
-      const res = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`explain (analyze, format json) ${text}`, params);
-      return nodesOf(res.rows[0]!["QUERY PLAN"][0].Plan);
-    } finally {
-      await client.query("rollback");
-      client.release();
-    }
-  }
 
   const onExecutions = (nodes: PlanNode[]) => nodes.filter((n) => n["Relation Name"] === "executions" || n["Index Name"]?.startsWith("executions_"));
-  const describePlan = (nodes: PlanNode[]) => nodes.map((n) => `${n["Node Type"]}${n["Index Name"] ? ` ${n["Index Name"]}` : ""} (${n["Actual Rows"]}×${n["Actual Loops"]})`).join(" > ");
 
   it("the load of a batch's orders reads them by id", async () => {
     expect(ids).toHaveLength(40);
-    const nodes = await explain(reportStatementsForPlans().ordersForReport.text, [tenantId, ids]);
+    const nodes = await explainIn(t, reportStatementsForPlans().ordersForReport.text, [tenantId, ids]);
     const reads = onExecutions(nodes);
     expect(reads.length, describePlan(nodes)).toBeGreaterThan(0);
     for (const n of reads) expect(n["Actual Rows"] * n["Actual Loops"], describePlan(nodes)).toBeLessThanOrEqual(ids.length);
@@ -99,27 +127,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
 
   it("the outcomes' update reaches each order by id", async () => {
     const now = new Date();
-    const outcome: ReportedOutcome = {
-      status: "filled",
-      slaveTicket: "9001",
-      fillPrice: "1.08456",
-      fillTime: now,
-      point: "0.00001",
-      profit: null,
-      errorCode: null,
-      errorMessage: null,
-      latencyMs: 12,
-      terminalToBridgeMs: null,
-      bridgeToSlaveMs: null,
-      slaveExecutionMs: null,
-      slippagePts: "0.5",
-      reportedAt: now,
-      reportHash: "h",
-      reportSignature: null,
-      leaseUntil: null,
-    };
+    const outcome = filledOutcome(now);
     const params = writeOutcomesParams(tenantId, ids.map((id) => ({ id, outcome })), [], now);
-    const nodes = await explain(reportStatementsForPlans().writeOutcomes.text, params);
+    const nodes = await explainIn(t, reportStatementsForPlans().writeOutcomes.text, params);
     const reads = onExecutions(nodes).filter((n) => n["Node Type"] !== "ModifyTable");
     expect(reads.length, describePlan(nodes)).toBeGreaterThan(0);
     // Every node, the outcomes' record set too: joined as the inner side of a nested loop it was
@@ -129,31 +139,13 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
 
   it("the links a batch changes are reached by each copy's key", async () => {
     const now = new Date();
-    const outcome: ReportedOutcome = {
-      status: "filled",
-      slaveTicket: "9001",
-      fillPrice: "1.08456",
-      fillTime: now,
-      point: "0.00001",
-      profit: "12.50",
-      errorCode: null,
-      errorMessage: null,
-      latencyMs: 12,
-      terminalToBridgeMs: null,
-      bridgeToSlaveMs: null,
-      slaveExecutionMs: null,
-      slippagePts: "0.5",
-      reportedAt: now,
-      reportHash: "h",
-      reportSignature: null,
-      leaseUntil: null,
-    };
+    const outcome = filledOutcome(now, "12.50");
     // A full batch's copies closed (128 links updated): 40 were few enough, counted exactly, for
     // the planner to probe each; 128 were hashed against every link until the signals were named.
     const batchSignals = (await rowsOf<{ id: string }>(t.ctx.db, sql`select id from signals where tenant_id = ${tenantId} order by master_ticket::int desc limit 128`)).map((r) => r.id);
     const closes: LinkWrite[] = batchSignals.map((signalId) => ({ signalId, slaveAccountId: slaveId, write: "update", link: { slaveTicket: "9001", volume: "0", status: "closed" } }));
     const params = writeOutcomesParams(tenantId, ids.map((id) => ({ id, outcome })), closes, now);
-    const nodes = await explain(reportStatementsForPlans().writeOutcomes.text, params);
+    const nodes = await explainIn(t, reportStatementsForPlans().writeOutcomes.text, params);
     // No node may return more rows than the batch names (a hash join read all 20,000 links), and
     // no link is found by a scan of the table (its filter would hide what it read).
     for (const n of nodes) expect(n["Actual Rows"] * n["Actual Loops"], describePlan(nodes)).toBeLessThanOrEqual(batchSignals.length);
@@ -163,7 +155,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
 
   it("the opening volumes of a batch's copies are read through each copy's signal", async () => {
     const { text } = reportStatementsForPlans().openingVolumes;
-    const nodes = await explain(text, [tenantId, signalIds, signalIds.map(() => slaveId)]);
+    const nodes = await explainIn(t, text, [tenantId, signalIds, signalIds.map(() => slaveId)]);
     const reads = onExecutions(nodes);
     expect(reads.length, describePlan(nodes)).toBeGreaterThan(0);
     // Each copy has one opening order: no node may read more than the copies asked for.
@@ -177,7 +169,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
     // A full batch's copies (128 reports): 40 were few enough for the planner to probe each.
     const batchSignals = (await rowsOf<{ id: string }>(t.ctx.db, sql`select id from signals where tenant_id = ${tenantId} order by master_ticket::int desc limit 128`)).map((r) => r.id);
     const { text } = reportStatementsForPlans().copyLinks;
-    const nodes = await explain(text, [tenantId, batchSignals, batchSignals.map(() => slaveId)]);
+    const nodes = await explainIn(t, text, [tenantId, batchSignals, batchSignals.map(() => slaveId)]);
     // No node may read more links than the copies asked for (a sequential scan read all 20,000).
     for (const n of nodes) expect(n["Actual Rows"] * n["Actual Loops"], describePlan(nodes)).toBeLessThanOrEqual(batchSignals.length);
     const links = await loadCopyLinks(t.ctx.db, tenantId, batchSignals.map((signalId) => ({ signalId, slaveAccountId: slaveId })));
@@ -212,33 +204,19 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
   beforeAll(async () => {
     t = await createTestContext("postgres");
     const db = t.ctx.db;
-    const [tenant] = await rowsOf<{ id: string }>(db, sql`insert into tenants (name, slug) values ('young', 'young') returning id`);
-    tenantId = tenant!.id;
-    const [slave] = await rowsOf<{ id: string }>(db, sql`insert into accounts (tenant_id, account_number, broker, platform, role) values (${tenantId}, '7001', 'B', 'MT4', 'SLAVE') returning id`);
+    const { tenantId: young, slaveId } = await seedSlave(db, "young");
+    tenantId = young;
     const [signal] = await rowsOf<{ id: string }>(
       db,
       sql`insert into signals (tenant_id, master_ticket, symbol, side, order_type, volume, open_volume, price, opened_at) values (${tenantId}, '1', 'EURUSD', 'BUY', 'MARKET', 0.1, 0.1, 1.1, now()) returning id`,
     );
     await db.execute(sql`insert into executions (tenant_id, signal_id, slave_account_id, action, status, volume, reported_at)
-      select ${tenantId}, ${signal!.id}, ${slave!.id}, 'CLOSE', case when g <= ${BATCH} then 'pending' else 'filled' end, 0.1, case when g <= ${BATCH} then null else now() end
+      select ${tenantId}, ${signal!.id}, ${slaveId}, 'CLOSE', case when g <= ${BATCH} then 'pending' else 'filled' end, 0.1, case when g <= ${BATCH} then null else now() end
       from generate_series(1, 10000) g`);
     ids = (await rowsOf<{ id: string }>(db, sql`select id from executions where tenant_id = ${tenantId} and status = 'pending' order by id`)).map((r) => r.id);
   }, 120_000);
   afterAll(async () => t?.close());
 
-  async function explain(text: string, params: unknown[]): Promise<PlanNode[]> {
-    if (t.database.driver.kind !== "postgres") throw new Error("PostgreSQL expected");
-    const client = await t.database.driver.pool.connect();
-    try {
-      await client.query("begin");
-      const res = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`explain (analyze, format json) ${text}`, params);
-      return nodesOf(res.rows[0]!["QUERY PLAN"][0].Plan);
-    } finally {
-      await client.query("rollback");
-      client.release();
-    }
-  }
-  const describePlan = (nodes: PlanNode[]) => nodes.map((n) => `${n["Node Type"]}${n["Relation Name"] ? ` ${n["Relation Name"]}` : ""}${n["Index Name"] ? ` ${n["Index Name"]}` : ""} (${n["Actual Rows"]}×${n["Actual Loops"]})`).join(" > ");
   /** No execution found by a scan of the table, and no node returning more rows than the batch names. */
   const expectProbed = (nodes: PlanNode[]) => {
     expect(nodes.filter((n) => n["Node Type"] === "Seq Scan" && n["Relation Name"] === "executions"), describePlan(nodes)).toEqual([]);
@@ -247,6 +225,6 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
 
   it("the load of a full batch's orders probes each by id", async () => {
     expect(ids).toHaveLength(BATCH);
-    expectProbed(await explain(reportStatementsForPlans().ordersForReport.text, [tenantId, ids]));
+    expectProbed(await explainIn(t, reportStatementsForPlans().ordersForReport.text, [tenantId, ids]));
   });
 });
