@@ -4,10 +4,11 @@
  * generic plan PostgreSQL made on their sixth run until an `analyze` of one of their tables: made
  * while a table was young, it is a sequential scan even for a primary key, and with nothing
  * analysing the table it stays one as the table grows — the idempotency completion of every master
- * signal read every idempotency key, the first leg's insert every signal
- * (db/planner-stats-postgres.test.ts). Autovacuum bounds that to what a table gained since its last
- * analyze; this job does the same analyze, with the server's own thresholds, for the tables
- * autovacuum leaves alone, so the bound holds whatever the operator set.
+ * signal read every idempotency key (db/planner-stats-postgres.test.ts), the first leg's insert
+ * every signal (docs/benchmarks.md, "Generic plans made on young tables"). Autovacuum bounds that
+ * to what a table gained since its last analyze; this job does the same analyze, with the server's
+ * own thresholds, for the tables autovacuum leaves alone, so the bound holds whatever the operator
+ * set.
  *
  * PostgreSQL only: the embedded PGlite sends no named statements and is analysed by the hourly
  * retention (jobs/retention.ts).

@@ -22,10 +22,11 @@
  *   A generic plan is made once (the sixth run on a connection) and kept until an `analyze` or
  *   `vacuum` of one of its tables: made while a table was young, it is a young table's plan —
  *   a sequential scan even for a primary key — as the table grows. Autovacuum bounds that to
- *   what the table gained since its last analyze (about 10 %, or a minute), and where it does not
- *   run (`autovacuum = off`, as on this project's CI machine) the planner-stats job does the same
- *   analyze (db/planner-stats.ts; without it the completion read every key ever stored): a row per event for
- *   the insert's `not exists` over signals and the record's idempotency key, so those stay named.
+ *   what the table gained since its last analyze (about 10 %, or a minute); where it does not run
+ *   (`autovacuum = off`, as on this project's CI machine) the planner-stats job does that analyze
+ *   (db/planner-stats.ts; without it the completion read every key ever stored). That is a row
+ *   per event for the insert's `not exists` over signals and the record's idempotency key, so
+ *   those stay named.
  *   A follow-up's contexts read position links, which grow by one per slave per trade: its plan
  *   made on a hundred trades hashed every link on each later follow-up, so it is sent unnamed
  *   (copy-engine/store/signal-plans-postgres.test.ts). Name a statement only with its generic
