@@ -234,9 +234,9 @@ const OUTCOME_COLUMNS = [
 ] as const;
 const LINK_INSERTS = OUTCOME_COLUMNS.length + 2;
 const LINK_UPDATES = LINK_INSERTS + LINK_COLUMNS.length;
-/** `unnest($first::uuid[], …) as l(signal_id, …)`: a link write's arrays from parameter `first`. */
-const linkRows = (first: number): string =>
-  `unnest(${LINK_COLUMNS.map(([, type], i) => `$${first + i}::${type}[]`).join(", ")}) as l(${LINK_COLUMNS.map(([c]) => c).join(", ")})`;
+/** `unnest($first::type[], …) as alias(column, …)`: rows from one array parameter per column, from `$first`. */
+const arrayRows = (columns: readonly (readonly [string, string])[], first: number, alias: string): string =>
+  `unnest(${columns.map(([, type], i) => `$${first + i}::${type}[]`).join(", ")}) as ${alias}(${columns.map(([c]) => c).join(", ")})`;
 
 // The outcomes and the link changes of a batch in ONE statement (one round trip, not three):
 // the links' insert and update ride as data-modifying CTEs of the outcomes' update. They touch
@@ -252,17 +252,17 @@ const writeOutcomes = rawStatement(
   `with link_insert as (
      insert into position_links (tenant_id, signal_id, slave_account_id, slave_ticket, volume, status, closed_at)
      select $1, l.signal_id, l.slave_account_id, l.slave_ticket, l.volume, l.status, l.closed_at
-     from ${linkRows(LINK_INSERTS)}
+     from ${arrayRows(LINK_COLUMNS, LINK_INSERTS, "l")}
      on conflict do nothing
    ), link_update as (
      update position_links pl set slave_ticket = l.slave_ticket, volume = l.volume, status = l.status, closed_at = l.closed_at
-     from ${linkRows(LINK_UPDATES)}
+     from ${arrayRows(LINK_COLUMNS, LINK_UPDATES, "l")}
      where pl.tenant_id = $1 and pl.signal_id = ${UNCOUNTED_ANY(LINK_UPDATES, "uuid")} and pl.signal_id = l.signal_id and pl.slave_account_id = l.slave_account_id
    )
    update executions e set ${OUTCOME_COLUMNS.slice(1)
      .map(([c]) => `${c} = v.${c}`)
      .join(", ")}
-   from unnest(${OUTCOME_COLUMNS.map(([, type], i) => `$${i + 2}::${type}[]`).join(", ")}) as v(${OUTCOME_COLUMNS.map(([c]) => c).join(", ")})
+   from ${arrayRows(OUTCOME_COLUMNS, 2, "v")}
    where e.id = v.id and ${TENANT_OFF_INDEX("e")}
    returning ${tableColumns(executions, "e")}`,
   execRow,
