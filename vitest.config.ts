@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import { fileURLToPath } from "node:url";
+import SpreadExclusiveSequencer from "./tools/vitest-sequencer.ts";
 
 const webSrc = fileURLToPath(new URL("./web/src", import.meta.url));
 
@@ -13,9 +14,12 @@ export default defineConfig({
   test: {
     // Two files at a time (vitest's default in run mode is one fewer than the CPUs: one on a 2-core
     // machine). The api and unit files mostly wait — on server processes, long polls and timers —
-    // so two side by side nearly halve their time; the browser and terminals projects stay one
-    // file at a time (fileParallelism: false).
+    // so two side by side nearly halve their time. The browser and terminals files run one at a
+    // time (e2e/support/exclusive-file.ts) but beside unit and api files: as projects limited to
+    // one worker (`fileParallelism: false`) vitest ran them last, alone (a quarter of CI's time).
     maxWorkers: 2,
+    // Vitest's order, with the browser and terminals files spread among the others.
+    sequence: { sequencer: SpreadExclusiveSequencer },
     // CI (.ci/run sets VITEST_TIMINGS) also prints the slowest test files at the end.
     reporters: process.env.VITEST_TIMINGS ? ["default", "./tools/vitest-timings-reporter.ts"] : ["default"],
     projects: [
@@ -43,11 +47,11 @@ export default defineConfig({
           name: "browser",
           include: ["e2e/browser/**/*.test.ts"],
           environment: "node",
-          // One database per browser file when both are set (e2e/support/databases.ts databaseKinds).
-          setupFiles: ["e2e/browser/support/one-database.ts"],
+          // One database per browser file when both are set (e2e/support/databases.ts databaseKinds);
+          // one browser or terminals file at a time (exclusive-file.ts).
+          setupFiles: ["e2e/support/exclusive-file.ts", "e2e/browser/support/one-database.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
       {
@@ -56,9 +60,10 @@ export default defineConfig({
           name: "terminals",
           include: ["e2e/terminals/**/*.test.ts"],
           environment: "node",
+          // One browser or terminals file at a time (exclusive-file.ts).
+          setupFiles: ["e2e/support/exclusive-file.ts"],
           testTimeout: 420_000,
           hookTimeout: 600_000,
-          fileParallelism: false,
         },
       },
     ],
