@@ -16,6 +16,20 @@ describe("spreadExclusive", () => {
     expect(spreadExclusive(input, isX)).toEqual(out);
   });
 
+  it("spreads by the others' expected time, not their count", () => {
+    // Two long files, then four short ones: the second exclusive file goes half-way in time.
+    const weight = (f: string) => (f.startsWith("u") ? 1 : 10);
+    const input = ["a", "b", "u1", "u2", "u3", "u4", "x1", "x2"];
+    expect(spreadExclusive(input, isX, weight)).toEqual(["x1", "a", "x2", "b", "u1", "u2", "u3", "u4"]);
+    expect(spreadExclusive(input, isX)).toEqual(["x1", "a", "b", "u1", "x2", "u2", "u3", "u4"]);
+  });
+
+  it("spreads over a share of the others' time: the last exclusive file does not end alone", () => {
+    const input = ["a", "b", "c", "d", "e", "f", "g", "h", "x1", "x2"];
+    expect(spreadExclusive(input, isX, () => 1, 0.5)).toEqual(["x1", "a", "b", "x2", "c", "d", "e", "f", "g", "h"]);
+    expect(spreadExclusive(input, isX)).toEqual(["x1", "a", "b", "c", "d", "x2", "e", "f", "g", "h"]);
+  });
+
   it("keeps every file once and each group's own order", () => {
     const input = [...Array.from({ length: 9 }, (_, i) => `x${i}`), ...Array.from({ length: 40 }, (_, i) => `a${i}`)];
     const out = spreadExclusive(input, isX);
