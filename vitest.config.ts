@@ -16,9 +16,10 @@ export default defineConfig({
     // machine). The api and unit files mostly wait — on server processes, long polls and timers —
     // so two side by side nearly halve their time. The browser and terminals files run one at a
     // time (e2e/support/exclusive-file.ts) but beside unit and api files: as projects limited to
-    // one worker (`fileParallelism: false`) vitest ran them last, alone (a quarter of CI's time).
+    // one worker (`fileParallelism: false`) vitest ran them last, alone (905 s of a 2,230 s test run
+    // on a 2-core machine, 2026-11-29).
     maxWorkers: 2,
-    // Vitest's order, with the browser and terminals files spread among the others.
+    // Vitest's order, with the browser and terminals files spread over the others' expected time.
     sequence: { sequencer: SpreadExclusiveSequencer },
     // CI (.ci/run sets VITEST_TIMINGS) also prints the slowest test files at the end.
     reporters: process.env.VITEST_TIMINGS ? ["default", "./tools/vitest-timings-reporter.ts"] : ["default"],

@@ -25,7 +25,7 @@ export default class TimingsReporter implements Reporter {
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     const perProject = new Map<string, number>();
     for (const m of this.modules) perProject.set(m.project, (perProject.get(m.project) ?? 0) + m.ms);
-    const lines = ["", "== test time by project (sum of file wall times; two files at a time, one of them at most a browser or terminals file)"];
+    const lines = ["", "== test time by project (sum of file wall times, two files at a time; a browser or terminals file's includes its wait for the one-at-a-time lock)"];
     for (const [p, ms] of [...perProject].sort((a, b) => b[1] - a[1])) lines.push(`  ${p.padEnd(10)} ${s(ms).padStart(9)}`);
     lines.push(`== ${TOP} slowest test files`);
     for (const m of [...this.modules].sort((a, b) => b.ms - a.ms).slice(0, TOP)) {
