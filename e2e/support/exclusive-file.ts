@@ -2,8 +2,8 @@
  * Setup file of the browser and terminals projects (vitest.config.ts): one such file at a time,
  * whichever worker runs it, while unit and api files go on beside it.
  *
- * Those files drive Chromium or compiled Expert Advisors against their own servers, each enough
- * to fill the machine's second core; two at once only slow each other down. Declared with
+ * Those files drive Chromium or compiled Expert Advisors (g++ first) against their own servers, a
+ * load of its own each; they have run one at a time since they were written. Declared with
  * `fileParallelism: false` they ran in a group of their own AFTER every other file (vitest runs a
  * project limited to one worker last, alone): about 15 minutes of a CI run with one test file in
  * flight. Now every project shares the two workers, and this lock keeps the heavy files apart.
