@@ -13,7 +13,9 @@ describe.each(databaseKinds())("server basics on %s", (kind) => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    db = await createTestDatabase(kind);
+    // An empty DATA_DIR, as a fresh clone's `npm start` meets it (other suites start from a copy of
+    // the migrated template, e2e/support/databases.ts).
+    db = await createTestDatabase(kind, { empty: true });
     server = await startServer(db.env);
   });
   afterAll(async () => {

@@ -52,6 +52,12 @@ export interface DatabaseOptions {
   /** Folder for PGlite data (ignored for PostgreSQL); `memory://` keeps it in memory. */
   dataDir: string;
   poolSize?: number;
+  /**
+   * PGlite only: a dump of a database folder (PGlite `dumpDataDir`, an uncompressed tar) to start
+   * from instead of creating an empty database — for a folder or `memory://` with no database
+   * yet. Tests start from a migrated template this way (e2e/support/databases.ts).
+   */
+  loadDataDir?: Blob | undefined;
 }
 
 /**
@@ -94,7 +100,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     dir = join(opts.dataDir, "db");
     mkdirSync(dir, { recursive: true });
   }
-  const client = await PGlite.create(dir).catch((err: unknown) => {
+  const client = await PGlite.create(dir, opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}).catch((err: unknown) => {
     lock?.release();
     throw err;
   });
