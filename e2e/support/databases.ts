@@ -68,8 +68,8 @@ export interface CreateOptions {
 }
 
 /**
- * A fresh database of `kind`, migrated (PGlite: a copy of the migrated template unless
- * `opts.empty`; PostgreSQL: empty, the server or the suite migrates it), plus a temporary DATA_DIR.
+ * A fresh database of `kind` plus a temporary DATA_DIR: PGlite already migrated (a copy of the
+ * migrated template) unless `opts.empty`; PostgreSQL empty (the server or the suite migrates it).
  */
 export async function createTestDatabase(kind: DbKind, opts: CreateOptions = {}): Promise<TestDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), "cb-test-"));
