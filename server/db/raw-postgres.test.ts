@@ -31,3 +31,19 @@ describe.runIf(process.env.TEST_DATABASE_URL)("raw statements on PostgreSQL", ()
     expect(kept).toEqual([{ name: "raw_test_named", runs: 3 }]);
   });
 });
+
+const echo = rawStatement("raw_test_array_echo", "select u.v, u.v is null as missing from unnest($1::text[]) with ordinality as u(v, n) order by n", (r) => (r.missing ? null : (r.v as string)));
+
+describe.runIf(process.env.TEST_DATABASE_URL)("array parameters on PostgreSQL (array-literal.ts)", () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestContext("postgres");
+  }, 60_000);
+  afterAll(async () => t?.close());
+
+  it("reach the statement element for element: quotes, backslashes, commas, braces, NULL and the text 'NULL'", async () => {
+    const values = ['say "hi"', "back\\slash", "a,b", "{x}", "", " padded ", null, "NULL", "é ✓"];
+    expect(await runRaw(t.ctx.db, echo, [values])).toEqual(values);
+    expect(await runRaw(t.ctx.db, echo, [[]])).toEqual([]);
+  });
+});

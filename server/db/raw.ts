@@ -45,6 +45,7 @@
 import { getTableColumns, type InferSelectModel } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { withArrayLiterals } from "./array-literal.ts";
 import type { Db } from "./client.ts";
 
 /** A statement: unique name, text, row mapping, and whether node-postgres prepares it by name. */
@@ -119,7 +120,13 @@ export async function runRaw<R>(db: Db, stmt: RawStatement<R>, params: unknown[]
     c = clientOf(db);
     clients.set(db, c);
   }
-  const res = "pg" in c ? await c.pg.query(stmt.prepared ? { name: stmt.name, text: stmt.text, values: params } : { text: stmt.text, values: params }) : await c.lite.query(stmt.text, params);
+  let res: QueryResult;
+  if ("pg" in c) {
+    // Array parameters as literals written in one join (array-literal.ts): node-postgres's own
+    // writer was the server's largest allocator on the copy path. PGlite serialises by type itself.
+    const values = withArrayLiterals(params);
+    res = await c.pg.query(stmt.prepared ? { name: stmt.name, text: stmt.text, values } : { text: stmt.text, values });
+  } else res = await c.lite.query(stmt.text, params);
   return res.rows.map(stmt.map);
 }
 
