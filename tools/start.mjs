@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { buildDashboard, dashboardNeedsBuild } from "./dashboard-build.mjs";
+import { serverNodeArgs } from "./server-command.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -12,7 +13,7 @@ if (dashboardNeedsBuild(root)) {
   if (!(await buildDashboard(root))) process.exit(1);
 }
 
-const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+const child = spawn(process.execPath, serverNodeArgs(), {
   cwd: root,
   stdio: "inherit",
   env: { NODE_ENV: "production", ...process.env },

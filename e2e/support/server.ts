@@ -1,9 +1,11 @@
 /**
- * Runs the real server as a child process (`node --import tsx server/main.ts`) on a free port, the
- * way `npm start` does, and stops it. Integration and browser suites talk to it over HTTP/WS only.
+ * Runs the real server as a child process (`node` with tools/server-command.mjs serverNodeArgs: the
+ * options and entry point of `npm start`) on a free port, and stops it. Integration and browser
+ * suites talk to it over HTTP/WS only.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { serverNodeArgs } from "../../tools/server-command.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -22,7 +24,7 @@ export interface RunningServer {
 export async function startServer(env: Record<string, string | undefined>): Promise<RunningServer> {
   // CB_SERVER_NODE_ARGS lets a benchmark add e.g. --cpu-prof to the server process only.
   const extra = process.env.CB_SERVER_NODE_ARGS ? process.env.CB_SERVER_NODE_ARGS.split(" ") : [];
-  const child: ChildProcess = spawn(process.execPath, [...extra, "--import", "tsx", "server/main.ts"], {
+  const child: ChildProcess = spawn(process.execPath, serverNodeArgs(extra), {
     cwd: ROOT,
     // The alert fakes (fake-services.ts) listen on 127.0.0.1 over plain http:, which outgoing calls
     // refuse unless allow-listed; a suite about that refusal passes its own, narrower list.

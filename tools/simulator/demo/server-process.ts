@@ -1,12 +1,13 @@
 /**
  * Runs the CopyBridge server for the demo: reuses one already answering at the URL, otherwise
- * starts `node --import tsx server/main.ts` (embedded PGlite under DATA_DIR) as a child process
- * with its output in DATA_DIR/server.log, and waits until it answers HTTP.
+ * starts the server as `npm start` does (tools/server-command.mjs; embedded PGlite under DATA_DIR)
+ * as a child process with its output in DATA_DIR/server.log, and waits until it answers HTTP.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sleep } from "../util.ts";
+import { serverNodeArgs } from "../../server-command.mjs";
 
 export interface ServerHandle {
   url: string;
@@ -44,7 +45,7 @@ export async function ensureServer(opts: EnsureServerOptions): Promise<ServerHan
   mkdirSync(opts.dataDir, { recursive: true });
   const logPath = join(opts.dataDir, "server.log");
   const logFile = createWriteStream(logPath, { flags: "a" });
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const child = spawn(process.execPath, serverNodeArgs(), {
     cwd: opts.root,
     env: { ...process.env, PORT: port || "80", HOST: hostname, DATA_DIR: opts.dataDir },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,0 +1,3 @@
+/** Types of tools/server-command.mjs. */
+export const SERVER_NODE_OPTIONS: readonly string[];
+export function serverNodeArgs(extra?: readonly string[]): string[];
