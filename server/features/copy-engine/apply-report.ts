@@ -175,7 +175,7 @@ export async function applyReportBatch(tx: Db, tenantId: string, jobs: ReportJob
 
   // Decide, one report after another: each sees the links the earlier ones left.
   const linkWrites = new Map<string, LinkWrite>();
-  const outcomes: { id: string; outcome: ReportedOutcome }[] = [];
+  const outcomes: { id: string; outcome: ReportedOutcome; loaded: ExecutionRow }[] = [];
   /** `signalIds`: the signals to check for completion; `touched`: those the report changed the life of (linkAfterReport's checkSignal, a CLOSE_ALL's). */
   const decided: (Applying & { signalIds: string[]; touched: string[] })[] = [];
   for (const a of applying) {
@@ -188,7 +188,7 @@ export async function applyReportBatch(tx: Db, tenantId: string, jobs: ReportJob
         links.set(key, change.next);
         linkWrites.set(key, { signalId: row.signalId, slaveAccountId: row.slaveAccountId, write: inDatabase.has(key) ? "update" : "insert", link: change.next });
       }
-      outcomes.push({ id: row.id, outcome });
+      outcomes.push({ id: row.id, outcome, loaded: row });
       decided.push({ ...a, signalIds: row.signalId ? [row.signalId] : [], touched: change.checkSignal && row.signalId ? [row.signalId] : [] });
     } catch (error) {
       settled[a.index] = { ok: false, error };

@@ -8,7 +8,7 @@
  * (writeReports, one statement) and a CLOSE_ALL's links (writeCloseAll). Statements kept together
  * here for review; each round trip saved is one per report batch (issue 15, goal 1).
  */
-import { eq, inArray, isNotNull } from "drizzle-orm";
+import { eq, getTableColumns, inArray, isNotNull } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { rawStatement, runRaw, tableColumns, tableRow } from "../../../db/raw.ts";
 import { executions, positionLinks } from "../../../db/schema.ts";
@@ -232,6 +232,19 @@ const OUTCOME_COLUMNS = [
   ["bridge_to_slave_ms", "int"],
   ["slave_execution_ms", "int"],
 ] as const;
+/**
+ * The executions properties of OUTCOME_COLUMNS (`id` first): what writeOutcomes returns. Every
+ * other column of an order is as loadReportOrders read it — the order is locked FOR UPDATE by
+ * that load in the same transaction, and no trigger changes a row's columns on update — so the
+ * stored row is the loaded row with these columns as the database returns them (numeric and
+ * timestamp text as PostgreSQL writes it, not as the server sent it).
+ */
+const OUTCOME_KEYS = OUTCOME_COLUMNS.map(([column]) => {
+  const key = Object.entries(getTableColumns(executions)).find(([, col]) => col.name === column)?.[0];
+  if (!key) throw new Error(`report outcome column ${column} is not a column of executions`);
+  return key as keyof ExecutionRow & string;
+});
+const outcomeRow = tableRow(executions, "", OUTCOME_KEYS);
 const LINK_INSERTS = OUTCOME_COLUMNS.length + 2;
 const LINK_UPDATES = LINK_INSERTS + LINK_COLUMNS.length;
 /** `unnest($first::type[], …) as alias(column, …)`: rows from one array parameter per column, from `$first`. */
@@ -264,8 +277,8 @@ const writeOutcomes = rawStatement(
      .join(", ")}
    from ${arrayRows(OUTCOME_COLUMNS, 2, "v")}
    where e.id = v.id and ${TENANT_OFF_INDEX("e")}
-   returning ${tableColumns(executions, "e")}`,
-  execRow,
+   returning ${tableColumns(executions, "e", "", OUTCOME_KEYS)}`,
+  outcomeRow,
 );
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
@@ -314,12 +327,16 @@ export function writeOutcomesParams(tenantId: string, outcomes: { id: string; ou
 /**
  * Stores each order's reported outcome and the batch's link changes (new links inserted, changed
  * ones updated; `now` is a closed link's `closed_at`), in one statement; returns the orders as
- * stored, by id. Each order id and each copy at most once. Throws when an order is not updated.
+ * stored, by id: each `loaded` row (loadReportOrders, same transaction: locked since) with the
+ * outcome's columns as the database returned them (OUTCOME_KEYS; the statement returns only those,
+ * a third of the row — parsing whole rows twice per report was most of the server's result
+ * parsing on the copy path). Each order id and each copy at most once. Throws when an order is
+ * not updated.
  */
 export async function writeReports(
   tx: Db,
   tenantId: string,
-  outcomes: { id: string; outcome: ReportedOutcome }[],
+  outcomes: { id: string; outcome: ReportedOutcome; loaded: ExecutionRow }[],
   links: LinkWrite[],
   now: Date,
 ): Promise<Map<string, ExecutionRow>> {
@@ -329,7 +346,14 @@ export async function writeReports(
   }
   const updated = await runRaw(tx, writeOutcomes, writeOutcomesParams(tenantId, outcomes, links, now));
   if (updated.length !== outcomes.length) throw new Error(`execution update returned ${updated.length} rows for ${outcomes.length}`);
-  return new Map(updated.map((r) => [r.id, r]));
+  const loaded = new Map(outcomes.map((o) => [o.id, o.loaded]));
+  return new Map(
+    updated.map((r) => {
+      const row = loaded.get(r.id);
+      if (!row) throw new Error(`execution update returned order ${r.id}, not in the batch`);
+      return [r.id, { ...row, ...r }];
+    }),
+  );
 }
 
 /**
