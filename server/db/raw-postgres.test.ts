@@ -11,6 +11,7 @@ import { rawStatement, runRaw } from "./raw.ts";
 
 const named = rawStatement("raw_test_named", "select count(*)::int as n from executions where tenant_id = $1::uuid and status = $2", (r) => r.n as number, { prepared: true });
 const unnamed = rawStatement("raw_test_unnamed", "select $1::int + 1 as n", (r) => r.n as number);
+const echo = rawStatement("raw_test_array_echo", "select u.v, u.v is null as missing from unnest($1::text[]) with ordinality as u(v, n) order by n", (r) => (r.missing ? null : (r.v as string)));
 
 describe.runIf(process.env.TEST_DATABASE_URL)("raw statements on PostgreSQL", () => {
   let t: TestContext;
@@ -30,18 +31,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)("raw statements on PostgreSQL", ()
     });
     expect(kept).toEqual([{ name: "raw_test_named", runs: 3 }]);
   });
-});
 
-const echo = rawStatement("raw_test_array_echo", "select u.v, u.v is null as missing from unnest($1::text[]) with ordinality as u(v, n) order by n", (r) => (r.missing ? null : (r.v as string)));
-
-describe.runIf(process.env.TEST_DATABASE_URL)("array parameters on PostgreSQL (array-literal.ts)", () => {
-  let t: TestContext;
-  beforeAll(async () => {
-    t = await createTestContext("postgres");
-  }, 60_000);
-  afterAll(async () => t?.close());
-
-  it("reach the statement element for element: quotes, backslashes, commas, braces, NULL and the text 'NULL'", async () => {
+  it("sends array parameters element for element (array-literal.ts): quotes, backslashes, commas, braces, NULL and the text 'NULL'", async () => {
     const values = ['say "hi"', "back\\slash", "a,b", "{x}", "", " padded ", null, "NULL", "é ✓"];
     expect(await runRaw(t.ctx.db, echo, [values])).toEqual(values);
     expect(await runRaw(t.ctx.db, echo, [[]])).toEqual([]);
