@@ -242,7 +242,7 @@ const OUTCOME_COLUMNS = [
 const OUTCOME_KEYS = OUTCOME_COLUMNS.map(([column]) => {
   const key = Object.entries(getTableColumns(executions)).find(([, col]) => col.name === column)?.[0];
   if (!key) throw new Error(`report outcome column ${column} is not a column of executions`);
-  return key as keyof ExecutionRow & string;
+  return key as keyof ExecutionRow;
 });
 const outcomeRow = tableRow(executions, "", OUTCOME_KEYS);
 const LINK_INSERTS = OUTCOME_COLUMNS.length + 2;

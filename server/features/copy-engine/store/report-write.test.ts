@@ -8,7 +8,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SignalEvent } from "#contract";
-import type { DbKind } from "../../../db/client.ts";
+import type { DbKind } from "../../../../e2e/support/databases.ts";
 import { accounts, executions } from "../../../db/schema.ts";
 import { createTestContext, seedTenant, type TestContext } from "../../../test-support/context.ts";
 import { applyReportBatch } from "../apply-report.ts";
