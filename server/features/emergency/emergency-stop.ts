@@ -92,17 +92,37 @@ function describe(action: EmergencyAction, actor: string, paused: number, orders
 
 /**
  * Runs one emergency action for the tenant (`actor`: the user's email or "API" for the audit
- * text). Pausing first waits for the in-memory hand-outs of the tenant's slaves to be recorded, so
- * an order already handed to an EA is counted as handed out and never cancelled under it.
+ * text). Pausing first holds the tenant's in-memory hand-outs (delivery.ts holdTenant: a signal
+ * committing meanwhile reaches no EA until the pause has cancelled what it cancels), then waits
+ * for the hand-outs made before to be recorded, so an order already handed to an EA is counted
+ * as handed out and never cancelled under it.
  */
 export async function emergencyStop(ctx: AppContext, tenantId: string, actor: string, action: EmergencyAction): Promise<EmergencyResult> {
+  const plan = PLAN[action];
+  const release = plan.pause ? ctx.delivery.holdTenant(tenantId) : () => undefined;
+  let done: Awaited<ReturnType<typeof runEmergency>>;
+  try {
+    done = await runEmergency(ctx, tenantId, actor, action);
+  } finally {
+    // Before publishing: a PANIC STOP's CLOSE_ALL orders go to the EAs at once.
+    release();
+  }
+  const { paused, orders, cancelled, closedSignalIds } = done;
+  for (const a of paused) ctx.hub.publish(tenantId, { type: "account_updated", data: a });
+  if (plan.pause) ctx.hub.publish(tenantId, { type: "tenant_updated", data: { copyPaused: true } });
+  publishEffects(ctx, tenantId, { ...emptyEffects(), orders, executions: [...cancelled, ...orders], closedSignalIds });
+  return { pausedAccounts: paused.length, closeOrders: orders.length, cancelledOrders: cancelled.length };
+}
+
+/** emergencyStop's waits and transaction (the tenant's hand-outs held by the caller when pausing). */
+async function runEmergency(ctx: AppContext, tenantId: string, actor: string, action: EmergencyAction) {
   const plan = PLAN[action];
   if (plan.pause) {
     const slaves = await ctx.db.select({ id: accounts.id }).from(accounts).where(ofTenant(accounts, tenantId, eq(accounts.role, "SLAVE")));
     await Promise.all(slaves.map((s) => ctx.delivery.recorded(s.id)));
   }
   const now = new Date();
-  const { paused, orders, cancelled, closedSignalIds } = await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     if (plan.pause) await lockTenantSignals(tx, tenantId);
     const paused = plan.pause ? await pauseTenantCopying(tx, tenantId, now) : [];
     const { cancelled, closedSignalIds } = plan.pause ? await cancelQueuedOpens(tx, tenantId, now) : { cancelled: [], closedSignalIds: [] };
@@ -117,8 +137,4 @@ export async function emergencyStop(ctx: AppContext, tenantId: string, actor: st
     });
     return { paused, orders, cancelled, closedSignalIds };
   });
-  for (const a of paused) ctx.hub.publish(tenantId, { type: "account_updated", data: a });
-  if (plan.pause) ctx.hub.publish(tenantId, { type: "tenant_updated", data: { copyPaused: true } });
-  publishEffects(ctx, tenantId, { ...emptyEffects(), orders, executions: [...cancelled, ...orders], closedSignalIds });
-  return { pausedAccounts: paused.length, closeOrders: orders.length, cancelledOrders: cancelled.length };
 }

@@ -147,4 +147,40 @@ describe("OrderDelivery", () => {
     expect(sent).toEqual(["3"]);
     expect(d.streamAccounts()).toEqual(["s"]);
   });
+
+  it("holds a tenant's hand-outs until the last hold ends, then wakes their polls and announces them", async () => {
+    const d = new OrderDelivery({ trustIdle: true });
+    const announced: [string, string[]][] = [];
+    d.announce = (tenantId, ids) => announced.push([tenantId, ids]);
+    const woken: string[] = [];
+    const a = d.park("a", () => woken.push("a"));
+    const b = d.park("b", () => woken.push("b"));
+    d.noteIdle("t1", "a", d.idleToken());
+    const rec = slowRecorder();
+
+    const first = d.holdTenant("t1");
+    const second = d.holdTenant("t1");
+    // Held: nothing reaches a poll, nothing is recorded or announced, the account is no longer idle.
+    expect(d.handOut(batch({ a: ["1"] }), rec.record, "t1")).toEqual([]);
+    expect(d.isIdle("a")).toBe(false);
+    // Another tenant's orders are not held.
+    expect(d.handOut(batch({ b: ["2"] }), rec.record, "t2")).toEqual(["2"]);
+    expect(await b.orders).toEqual([order("2")]);
+    expect(await settledWithin(a.orders)).toBe(false);
+
+    first();
+    first(); // a release counts once
+    expect(woken).toEqual([]);
+    expect(announced).toEqual([]);
+    second();
+    // The last release: the held account's poll re-checks the database; other instances hear of the orders.
+    expect(woken).toEqual(["a"]);
+    expect(announced).toEqual([["t1", ["1"]]]);
+    await new Promise((r) => setImmediate(r));
+    expect(rec.calls).toEqual([["2"]]);
+
+    // No hold any more: hand-outs go through again.
+    expect(d.handOut(batch({ a: ["3"] }), rec.record, "t1")).toEqual(["3"]);
+    expect(await a.orders).toEqual([order("3")]);
+  });
 });

@@ -86,6 +86,11 @@ export class OrderDelivery {
   private allSeq = 0;
   private readonly accountSeq = new Map<string, number>();
   private readonly tenantSeq = new Map<string, number>();
+  /**
+   * Tenants whose hand-outs are held (holdTenant: an emergency pause under way), with the accounts
+   * and orders handOut kept back meanwhile; `count`: holds not yet released.
+   */
+  private readonly holds = new Map<string, { count: number; accounts: Set<string>; orderIds: string[] }>();
 
   constructor(opts: OrderDeliveryOptions = {}) {
     this.trustIdle = opts.trustIdle ?? false;
@@ -151,6 +156,17 @@ export class OrderDelivery {
    * handed out.
    */
   handOut(batches: Map<string, SlaveOrder[]>, record: HandOutRecorder, tenantId?: string): string[] {
+    const hold = tenantId === undefined ? undefined : this.holds.get(tenantId);
+    if (hold) {
+      // Kept in the database, unannounced, until the hold ends (holdTenant).
+      for (const [accountId, orders] of batches) {
+        if (orders.length === 0) continue;
+        this.dropIdle(accountId);
+        hold.accounts.add(accountId);
+        hold.orderIds.push(...orders.map((o) => o.orderId));
+      }
+      return [];
+    }
     const ids: string[] = [];
     const accounts: string[] = [];
     const untaken: string[] = [];
@@ -179,6 +195,33 @@ export class OrderDelivery {
       });
     }
     return ids;
+  }
+
+  /**
+   * Holds the tenant's in-memory hand-outs (handOut) until the returned function is called. A
+   * pause cancels the opens never handed out — `delivery_count = 0` in the database — while
+   * handOut gives a committed order to a waiting poll at once and writes its hand-out behind: a
+   * signal committing while the pause waited for the tenant's lock was handed to an EA and then
+   * cancelled under it (pause-handout-race.test.ts). The pause holds the tenant first, then waits
+   * for the hand-outs made before (recorded()), so its cancel sees every order an EA holds as
+   * handed out, and no other reaches an EA until it ends. Orders kept back stay pending in the
+   * database; when the last hold ends, their accounts' parked polls re-check it (claiming only
+   * what is still pending) and the orders are announced to the other instances. Idempotent.
+   */
+  holdTenant(tenantId: string): () => void {
+    const hold = this.holds.get(tenantId) ?? { count: 0, accounts: new Set<string>(), orderIds: [] };
+    hold.count += 1;
+    this.holds.set(tenantId, hold);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      hold.count -= 1;
+      if (hold.count > 0) return;
+      this.holds.delete(tenantId);
+      for (const accountId of hold.accounts) this.dropIdle(accountId, true);
+      if (hold.orderIds.length > 0) this.announce?.(tenantId, hold.orderIds);
+    };
   }
 
   /**

@@ -1,0 +1,85 @@
+/**
+ * Pause All while a master's signal is being committed (spec §2 PANIC STOP / Pause All; the
+ * emergency controls must not leak an order): the signal's orders are handed to the slaves'
+ * waiting polls the moment it commits (delivery.ts handOut), their hand-out written behind. An
+ * order must never be both in an EA's hands and recorded as cancelled by the pause — the EA would
+ * open a position the dashboard says was never sent. PGlite, and PostgreSQL with TEST_DATABASE_URL.
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SignalEvent } from "#contract";
+import type { DbKind } from "../../../e2e/support/databases.ts";
+import { accounts, executions } from "../../db/schema.ts";
+import { createTestContext, seedTenant, type TestContext } from "../../test-support/context.ts";
+import { publishEffects } from "../copy-engine/effects.ts";
+import { processSignalEvent } from "../copy-engine/process-signal.ts";
+import { SignalBatcher } from "../copy-engine/signal-batcher.ts";
+import { emergencyStop } from "./emergency-stop.ts";
+
+const kinds: DbKind[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.each(kinds)("Pause All racing a signal's commit (%s)", (kind) => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestContext(kind);
+  }, 60_000);
+  afterAll(async () => t?.close());
+
+  it("never cancels an order a waiting poll was handed", async () => {
+    const { ctx } = t;
+    const db = ctx.db;
+    const tenantId = await seedTenant(db, "pause-race");
+    const [master] = await db
+      .insert(accounts)
+      .values({ tenantId, accountNumber: "50001234", login: "50001234", broker: "IC", platform: "MT5", role: "MASTER", lastHeartbeat: new Date() })
+      .returning();
+    const [slave] = await db
+      .insert(accounts)
+      .values({ tenantId, accountNumber: "7001", broker: "Pepperstone", platform: "MT4", role: "SLAVE", lastHeartbeat: new Date() })
+      .returning();
+
+    // The slave EA's poll, parked before the signal.
+    const parked = ctx.delivery.park(slave!.id);
+    // The signal's transaction stops just before its commit until the pause is under way.
+    let reached!: () => void;
+    const atCommit = new Promise<void>((r) => (reached = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const batcher = new SignalBatcher(db, {
+      beforeCommit: async () => {
+        reached();
+        await gate;
+      },
+    });
+    const event: SignalEvent = {
+      id: "race-open",
+      type: "OPEN",
+      ts: Math.floor(Date.now() / 1000),
+      master: { login: "50001234", magic: "777" },
+      order: { ticket: "7001", symbol: "EURUSD", side: "BUY", orderType: "MARKET", volume: "0.10", price: "1.1", sl: null, tp: null },
+      idempotencyKey: "race-open",
+    };
+    // As the master route does: process, then publish (hand the orders out) once committed.
+    const signal = processSignalEvent(ctx, { tenantId, master: master!, event, receivedAt: new Date(), idempotency: { tenantId, key: event.idempotencyKey } }, batcher).then((done) =>
+      publishEffects(ctx, tenantId, done.effects),
+    );
+    await atCommit;
+    const pause = emergencyStop(ctx, tenantId, "test", "pause-all");
+    await sleep(100); // the pause is waiting for the signal's lock
+    release();
+    await signal;
+    const result = await pause;
+    const handed = await Promise.race([parked.orders, sleep(500).then(() => [])]);
+    parked.cancel();
+
+    const rows = await db.select({ id: executions.id, status: executions.status }).from(executions).where(eq(executions.tenantId, tenantId));
+    expect(rows).toHaveLength(1);
+    const cancelled = rows.filter((r) => r.status === "cancelled").map((r) => r.id);
+    const inHands = handed.map((o) => o.orderId);
+    // Either the EA got the order and it stays pending (the pause keeps handed-out orders), or the
+    // pause cancelled it and the EA never got it.
+    expect(inHands.filter((id) => cancelled.includes(id))).toEqual([]);
+    expect(result.cancelledOrders + inHands.length).toBe(1);
+  });
+});
