@@ -6,6 +6,8 @@
 import { loadConfig } from "../config.ts";
 import { openDatabase, type Database, type Db } from "../db/client.ts";
 import { accounts, tenants } from "../db/schema.ts";
+
+type AccountRow = typeof accounts.$inferSelect;
 import { runMigrations } from "../db/migrate.ts";
 import type { AppContext } from "../http/context.ts";
 import { RealtimeHub } from "../realtime/hub.ts";
@@ -56,6 +58,24 @@ export async function seedTenantWithSlave(db: Db): Promise<{ tenantId: string; s
     .returning();
   if (!slave) throw new Error("account insert returned nothing");
   return { tenantId, slaveId: slave.id };
+}
+
+/**
+ * A new tenant copying from an MT5 master (login 50001234) to MT4 slaves numbered `slaveNumbers`,
+ * every account with a fresh sign of life (connected); returns the rows.
+ */
+export async function seedCopyTenant(db: Db, prefix: string, slaveNumbers: string[]): Promise<{ tenantId: string; master: AccountRow; slaves: AccountRow[] }> {
+  const tenantId = await seedTenant(db, prefix);
+  const [master] = await db
+    .insert(accounts)
+    .values({ tenantId, accountNumber: "50001234", login: "50001234", broker: "IC", platform: "MT5", role: "MASTER", lastHeartbeat: new Date() })
+    .returning();
+  if (!master) throw new Error("account insert returned nothing");
+  const slaves = await db
+    .insert(accounts)
+    .values(slaveNumbers.map((n) => ({ tenantId, accountNumber: n, broker: "Pepperstone", platform: "MT4" as const, role: "SLAVE" as const, lastHeartbeat: new Date() })))
+    .returning();
+  return { tenantId, master, slaves };
 }
 
 let tenantSeq = 0;

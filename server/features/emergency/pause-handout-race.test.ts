@@ -8,18 +8,17 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SignalEvent } from "#contract";
-import type { DbKind } from "../../../e2e/support/databases.ts";
-import { accounts, executions } from "../../db/schema.ts";
-import { createTestContext, seedTenant, type TestContext } from "../../test-support/context.ts";
+import { databaseKinds } from "../../../e2e/support/databases.ts";
+import { executions } from "../../db/schema.ts";
+import { createTestContext, seedCopyTenant, type TestContext } from "../../test-support/context.ts";
 import { publishEffects } from "../copy-engine/effects.ts";
 import { processSignalEvent } from "../copy-engine/process-signal.ts";
 import { SignalBatcher } from "../copy-engine/signal-batcher.ts";
 import { emergencyStop } from "./emergency-stop.ts";
 
-const kinds: DbKind[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.each(kinds)("Pause All racing a signal's commit (%s)", (kind) => {
+describe.each(databaseKinds())("Pause All racing a signal's commit (%s)", (kind) => {
   let t: TestContext;
   beforeAll(async () => {
     t = await createTestContext(kind);
@@ -29,15 +28,11 @@ describe.each(kinds)("Pause All racing a signal's commit (%s)", (kind) => {
   it("never cancels an order a waiting poll was handed", async () => {
     const { ctx } = t;
     const db = ctx.db;
-    const tenantId = await seedTenant(db, "pause-race");
-    const [master] = await db
-      .insert(accounts)
-      .values({ tenantId, accountNumber: "50001234", login: "50001234", broker: "IC", platform: "MT5", role: "MASTER", lastHeartbeat: new Date() })
-      .returning();
-    const [slave] = await db
-      .insert(accounts)
-      .values({ tenantId, accountNumber: "7001", broker: "Pepperstone", platform: "MT4", role: "SLAVE", lastHeartbeat: new Date() })
-      .returning();
+    const {
+      tenantId,
+      master,
+      slaves: [slave],
+    } = await seedCopyTenant(db, "pause-race", ["7001"]);
 
     // The slave EA's poll, parked before the signal.
     const parked = ctx.delivery.park(slave!.id);
@@ -61,7 +56,7 @@ describe.each(kinds)("Pause All racing a signal's commit (%s)", (kind) => {
       idempotencyKey: "race-open",
     };
     // As the master route does: process, then publish (hand the orders out) once committed.
-    const signal = processSignalEvent(ctx, { tenantId, master: master!, event, receivedAt: new Date(), idempotency: { tenantId, key: event.idempotencyKey } }, batcher).then((done) =>
+    const signal = processSignalEvent(ctx, { tenantId, master, event, receivedAt: new Date(), idempotency: { tenantId, key: event.idempotencyKey } }, batcher).then((done) =>
       publishEffects(ctx, tenantId, done.effects),
     );
     await atCommit;

@@ -8,17 +8,16 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SignalEvent } from "#contract";
-import type { DbKind } from "../../../../e2e/support/databases.ts";
-import { accounts, executions } from "../../../db/schema.ts";
-import { createTestContext, seedTenant, type TestContext } from "../../../test-support/context.ts";
+import { databaseKinds } from "../../../../e2e/support/databases.ts";
+import { executions } from "../../../db/schema.ts";
+import { createTestContext, seedCopyTenant, type TestContext } from "../../../test-support/context.ts";
 import { applyReportBatch } from "../apply-report.ts";
 import { markOffered } from "../delivery/hand-out.ts";
 import { processSignalEvent } from "../process-signal.ts";
 import { SignalBatcher } from "../signal-batcher.ts";
 
-const kinds: DbKind[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
-describe.each(kinds)("a report batch's stored rows (%s)", (kind) => {
+describe.each(databaseKinds())("a report batch's stored rows (%s)", (kind) => {
   let t: TestContext;
   beforeAll(async () => {
     t = await createTestContext(kind);
@@ -27,15 +26,7 @@ describe.each(kinds)("a report batch's stored rows (%s)", (kind) => {
 
   it("publishes each order as a read finds it afterwards", async () => {
     const db = t.ctx.db;
-    const tenantId = await seedTenant(db, "report-write");
-    const [master] = await db
-      .insert(accounts)
-      .values({ tenantId, accountNumber: "50001234", login: "50001234", broker: "IC", platform: "MT5", role: "MASTER", lastHeartbeat: new Date() })
-      .returning();
-    const slaves = await db
-      .insert(accounts)
-      .values(["7001", "7002"].map((n) => ({ tenantId, accountNumber: n, broker: "Pepperstone", platform: "MT4" as const, role: "SLAVE" as const, lastHeartbeat: new Date() })))
-      .returning();
+    const { tenantId, master, slaves } = await seedCopyTenant(db, "report-write", ["7001", "7002"]);
     const event: SignalEvent = {
       id: "rw-open",
       type: "OPEN",
@@ -44,7 +35,7 @@ describe.each(kinds)("a report batch's stored rows (%s)", (kind) => {
       order: { ticket: "901", symbol: "EURUSD", side: "BUY", orderType: "MARKET", volume: "0.50", price: "1.1", sl: "1.09", tp: null },
       idempotencyKey: "rw-open",
     };
-    await processSignalEvent(t.ctx, { tenantId, master: master!, event, receivedAt: new Date(), idempotency: { tenantId, key: event.idempotencyKey } }, new SignalBatcher(db));
+    await processSignalEvent(t.ctx, { tenantId, master, event, receivedAt: new Date(), idempotency: { tenantId, key: event.idempotencyKey } }, new SignalBatcher(db));
     const orders = await db.select().from(executions).where(eq(executions.tenantId, tenantId));
     expect(orders).toHaveLength(2);
     // One order handed out before its report: its delivery count and first delivery come from the load.
