@@ -19,6 +19,7 @@ import { toAccount } from "../accounts/mappers.ts";
 import { writeAuditLog, type AuditEntry } from "../audit/write-audit-log.ts";
 import { queueCloseAll } from "../copy-engine/close-all.ts";
 import { PAUSE_CANCEL_CODE, PAUSE_CANCEL_MESSAGE, pauseCancelIds } from "../copy-engine/domain/pause.ts";
+import { deliverAnnouncedOrders } from "../copy-engine/delivery/remote-orders.ts";
 import { emptyEffects, publishEffects } from "../copy-engine/effects.ts";
 import { completeSignalsIfDone } from "../copy-engine/store/completion-store.ts";
 import type { ExecutionRow } from "../signals/mappers.ts";
@@ -99,13 +100,15 @@ function describe(action: EmergencyAction, actor: string, paused: number, orders
  */
 export async function emergencyStop(ctx: AppContext, tenantId: string, actor: string, action: EmergencyAction): Promise<EmergencyResult> {
   const plan = PLAN[action];
-  const release = plan.pause ? ctx.delivery.holdTenant(tenantId) : () => undefined;
+  const release = plan.pause ? ctx.delivery.holdTenant(tenantId) : () => [];
   let done: Awaited<ReturnType<typeof runEmergency>>;
   try {
     done = await runEmergency(ctx, tenantId, actor, action);
   } finally {
-    // Before publishing: a PANIC STOP's CLOSE_ALL orders go to the EAs at once.
-    release();
+    // Before publishing: a PANIC STOP's CLOSE_ALL orders go to the EAs at once. What the pause
+    // kept of the held orders (a close of a copy already out) is claimed for the connections here.
+    const held = release();
+    if (held.length > 0) deliverAnnouncedOrders(ctx, tenantId, held).catch((err: unknown) => console.warn("delivering held orders failed:", err));
   }
   const { paused, orders, cancelled, closedSignalIds } = done;
   for (const a of paused) ctx.hub.publish(tenantId, { type: "account_updated", data: a });

@@ -11,6 +11,8 @@ import type { SignalEvent } from "#contract";
 import { databaseKinds } from "../../../e2e/support/databases.ts";
 import { executions } from "../../db/schema.ts";
 import { createTestContext, seedCopyTenant, type TestContext } from "../../test-support/context.ts";
+import { applyReportBatch } from "../copy-engine/apply-report.ts";
+import { markOffered } from "../copy-engine/delivery/hand-out.ts";
 import { publishEffects } from "../copy-engine/effects.ts";
 import { processSignalEvent } from "../copy-engine/process-signal.ts";
 import { SignalBatcher } from "../copy-engine/signal-batcher.ts";
@@ -76,5 +78,56 @@ describe.each(databaseKinds())("Pause All racing a signal's commit (%s)", (kind)
     // pause cancelled it and the EA never got it.
     expect(inHands.filter((id) => cancelled.includes(id))).toEqual([]);
     expect(result.cancelledOrders + inHands.length).toBe(1);
+  });
+
+  it("hands a close it kept back during the pause to the waiting EA once the pause has committed", async () => {
+    const { ctx } = t;
+    const db = ctx.db;
+    const {
+      tenantId,
+      master,
+      slaves: [slave],
+    } = await seedCopyTenant(db, "pause-close", ["7001"]);
+    const event = (type: "OPEN" | "CLOSE"): SignalEvent => ({
+      id: `pc-${type}`,
+      type,
+      ts: Math.floor(Date.now() / 1000),
+      master: { login: "50001234", magic: "777" },
+      order: { ticket: "7002", symbol: "EURUSD", side: "BUY", orderType: "MARKET", volume: "0.10", price: "1.1", sl: null, tp: null },
+      idempotencyKey: `pc-${type}`,
+    });
+    const input = (e: SignalEvent) => ({ tenantId, master, event: e, receivedAt: new Date(), idempotency: { tenantId, key: e.idempotencyKey } });
+    // The copy is out: its OPEN handed out and reported filled.
+    await processSignalEvent(ctx, input(event("OPEN")), new SignalBatcher(db));
+    const [open] = await db.select().from(executions).where(eq(executions.tenantId, tenantId));
+    await markOffered(ctx.relaxedDb, tenantId, [open!.id]);
+    const now = new Date();
+    const report = { orderId: open!.id, status: "filled" as const, slaveTicket: "880", fillPrice: "1.1", volume: "0.10", point: "0.00001" };
+    await db.transaction((tx) => applyReportBatch(tx, tenantId, [{ account: slave!, report, signature: null, clockOffsetMs: null, now }]));
+
+    // The master closes while Pause All runs: the close is held, then kept (its copy is out).
+    const parked = ctx.delivery.park(slave!.id);
+    let reached!: () => void;
+    const atCommit = new Promise<void>((r) => (reached = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const batcher = new SignalBatcher(db, {
+      beforeCommit: async () => {
+        reached();
+        await gate;
+      },
+    });
+    const close = processSignalEvent(ctx, input(event("CLOSE")), batcher).then((done) => publishEffects(ctx, tenantId, done.effects));
+    await atCommit;
+    const pause = emergencyStop(ctx, tenantId, "test", "pause-all");
+    await sleep(100);
+    release();
+    await close;
+    expect((await pause).cancelledOrders).toBe(0);
+    const handed = await Promise.race([parked.orders, sleep(5_000).then(() => [])]);
+    parked.cancel();
+    expect(handed.map((o) => o.action)).toEqual(["CLOSE"]);
+    const [stored] = await db.select().from(executions).where(eq(executions.id, handed[0]!.orderId));
+    expect(stored).toMatchObject({ status: "pending", deliveryCount: 1 });
   });
 });

@@ -87,10 +87,10 @@ export class OrderDelivery {
   private readonly accountSeq = new Map<string, number>();
   private readonly tenantSeq = new Map<string, number>();
   /**
-   * Tenants whose hand-outs are held (holdTenant: an emergency pause under way), with the accounts
-   * and orders handOut kept back meanwhile; `count`: holds not yet released.
+   * Tenants whose hand-outs are held (holdTenant: an emergency pause under way), with the orders
+   * handOut kept back meanwhile; `count`: holds not yet released.
    */
-  private readonly holds = new Map<string, { count: number; accounts: Set<string>; orderIds: string[] }>();
+  private readonly holds = new Map<string, { count: number; orderIds: string[] }>();
 
   constructor(opts: OrderDeliveryOptions = {}) {
     this.trustIdle = opts.trustIdle ?? false;
@@ -162,7 +162,6 @@ export class OrderDelivery {
       for (const [accountId, orders] of batches) {
         if (orders.length === 0) continue;
         this.dropIdle(accountId);
-        hold.accounts.add(accountId);
         hold.orderIds.push(...orders.map((o) => o.orderId));
       }
       return [];
@@ -205,22 +204,24 @@ export class OrderDelivery {
    * cancelled under it (pause-handout-race.test.ts). The pause holds the tenant first, then waits
    * for the hand-outs made before (recorded()), so its cancel sees every order an EA holds as
    * handed out, and no other reaches an EA until it ends. Orders kept back stay pending in the
-   * database; when the last hold ends, their accounts' parked polls re-check it (claiming only
-   * what is still pending) and the orders are announced to the other instances. Idempotent.
+   * database. The returned release (idempotent) ends this hold; when the last one ends it
+   * announces the kept orders to the other instances and returns their ids, for the caller to
+   * claim what is still pending for the connections here (remote-orders.ts
+   * deliverAnnouncedOrders: a claim in the database, recorded before the EA gets it); [] otherwise.
    */
-  holdTenant(tenantId: string): () => void {
-    const hold = this.holds.get(tenantId) ?? { count: 0, accounts: new Set<string>(), orderIds: [] };
+  holdTenant(tenantId: string): () => string[] {
+    const hold = this.holds.get(tenantId) ?? { count: 0, orderIds: [] };
     hold.count += 1;
     this.holds.set(tenantId, hold);
     let released = false;
     return () => {
-      if (released) return;
+      if (released) return [];
       released = true;
       hold.count -= 1;
-      if (hold.count > 0) return;
+      if (hold.count > 0) return [];
       this.holds.delete(tenantId);
-      for (const accountId of hold.accounts) this.dropIdle(accountId, true);
       if (hold.orderIds.length > 0) this.announce?.(tenantId, hold.orderIds);
+      return hold.orderIds;
     };
   }
 
