@@ -208,6 +208,8 @@ export class OrderDelivery {
    * announces the kept orders to the other instances and returns their ids, for the caller to
    * claim what is still pending for the connections here (remote-orders.ts
    * deliverAnnouncedOrders: a claim in the database, recorded before the EA gets it); [] otherwise.
+   * Per process: a signal committed on another instance during the pause is handed out there
+   * unheld — the same window across instances remains (not closed yet).
    */
   holdTenant(tenantId: string): () => string[] {
     const hold = this.holds.get(tenantId) ?? { count: 0, orderIds: [] };
