@@ -16,9 +16,47 @@ import { markOffered } from "../copy-engine/delivery/hand-out.ts";
 import { publishEffects } from "../copy-engine/effects.ts";
 import { processSignalEvent } from "../copy-engine/process-signal.ts";
 import { SignalBatcher } from "../copy-engine/signal-batcher.ts";
-import { emergencyStop } from "./emergency-stop.ts";
+import type { AppContext } from "../../http/context.ts";
+import type { SignalEventRequest } from "../copy-engine/process-signal.ts";
+import { emergencyStop, type EmergencyResult } from "./emergency-stop.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The master's market BUY 0.10 EURUSD event of `ticket` (OPEN or its CLOSE), keyed `key`. */
+const masterEvent = (type: "OPEN" | "CLOSE", ticket: string, key: string): SignalEvent => ({
+  id: key,
+  type,
+  ts: Math.floor(Date.now() / 1000),
+  master: { login: "50001234", magic: "777" },
+  order: { ticket, symbol: "EURUSD", side: "BUY", orderType: "MARKET", volume: "0.10", price: "1.1", sl: null, tp: null },
+  idempotencyKey: key,
+});
+
+/**
+ * A master event committing while Pause All runs: the event's transaction stops just before its
+ * commit (the batcher's beforeCommit seam), the pause starts, the commit goes on 100 ms later and
+ * its effects are published as the master route does (the orders handed to waiting polls).
+ * Resolves with the pause's result once both are done.
+ */
+async function pauseDuringCommit(ctx: AppContext, tenantId: string, input: SignalEventRequest): Promise<EmergencyResult> {
+  let reached!: () => void;
+  const atCommit = new Promise<void>((r) => (reached = r));
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const batcher = new SignalBatcher(ctx.db, {
+    beforeCommit: async () => {
+      reached();
+      await gate;
+    },
+  });
+  const signal = processSignalEvent(ctx, input, batcher).then((done) => publishEffects(ctx, tenantId, done.effects));
+  await atCommit;
+  const pause = emergencyStop(ctx, tenantId, "test", "pause-all");
+  await sleep(100); // the pause is waiting for the signal's lock
+  release();
+  await signal;
+  return pause;
+}
 
 describe.each(databaseKinds())("Pause All racing a signal's commit (%s)", (kind) => {
   let t: TestContext;
@@ -38,35 +76,8 @@ describe.each(databaseKinds())("Pause All racing a signal's commit (%s)", (kind)
 
     // The slave EA's poll, parked before the signal.
     const parked = ctx.delivery.park(slave!.id);
-    // The signal's transaction stops just before its commit until the pause is under way.
-    let reached!: () => void;
-    const atCommit = new Promise<void>((r) => (reached = r));
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const batcher = new SignalBatcher(db, {
-      beforeCommit: async () => {
-        reached();
-        await gate;
-      },
-    });
-    const event: SignalEvent = {
-      id: "race-open",
-      type: "OPEN",
-      ts: Math.floor(Date.now() / 1000),
-      master: { login: "50001234", magic: "777" },
-      order: { ticket: "7001", symbol: "EURUSD", side: "BUY", orderType: "MARKET", volume: "0.10", price: "1.1", sl: null, tp: null },
-      idempotencyKey: "race-open",
-    };
-    // As the master route does: process, then publish (hand the orders out) once committed.
-    const signal = processSignalEvent(ctx, { tenantId, master, event, receivedAt: new Date(), idempotency: { tenantId, key: event.idempotencyKey } }, batcher).then((done) =>
-      publishEffects(ctx, tenantId, done.effects),
-    );
-    await atCommit;
-    const pause = emergencyStop(ctx, tenantId, "test", "pause-all");
-    await sleep(100); // the pause is waiting for the signal's lock
-    release();
-    await signal;
-    const result = await pause;
+    const event = masterEvent("OPEN", "7001", "race-open");
+    const result = await pauseDuringCommit(ctx, tenantId, { tenantId, master, event, receivedAt: new Date(), idempotency: { tenantId, key: event.idempotencyKey } });
     const handed = await Promise.race([parked.orders, sleep(500).then(() => [])]);
     parked.cancel();
 
@@ -88,14 +99,7 @@ describe.each(databaseKinds())("Pause All racing a signal's commit (%s)", (kind)
       master,
       slaves: [slave],
     } = await seedCopyTenant(db, "pause-close", ["7001"]);
-    const event = (type: "OPEN" | "CLOSE"): SignalEvent => ({
-      id: `pc-${type}`,
-      type,
-      ts: Math.floor(Date.now() / 1000),
-      master: { login: "50001234", magic: "777" },
-      order: { ticket: "7002", symbol: "EURUSD", side: "BUY", orderType: "MARKET", volume: "0.10", price: "1.1", sl: null, tp: null },
-      idempotencyKey: `pc-${type}`,
-    });
+    const event = (type: "OPEN" | "CLOSE") => masterEvent(type, "7002", `pc-${type}`);
     const input = (e: SignalEvent) => ({ tenantId, master, event: e, receivedAt: new Date(), idempotency: { tenantId, key: e.idempotencyKey } });
     // The copy is out: its OPEN handed out and reported filled.
     await processSignalEvent(ctx, input(event("OPEN")), new SignalBatcher(db));
@@ -107,23 +111,7 @@ describe.each(databaseKinds())("Pause All racing a signal's commit (%s)", (kind)
 
     // The master closes while Pause All runs: the close is held, then kept (its copy is out).
     const parked = ctx.delivery.park(slave!.id);
-    let reached!: () => void;
-    const atCommit = new Promise<void>((r) => (reached = r));
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const batcher = new SignalBatcher(db, {
-      beforeCommit: async () => {
-        reached();
-        await gate;
-      },
-    });
-    const close = processSignalEvent(ctx, input(event("CLOSE")), batcher).then((done) => publishEffects(ctx, tenantId, done.effects));
-    await atCommit;
-    const pause = emergencyStop(ctx, tenantId, "test", "pause-all");
-    await sleep(100);
-    release();
-    await close;
-    expect((await pause).cancelledOrders).toBe(0);
+    expect((await pauseDuringCommit(ctx, tenantId, input(event("CLOSE")))).cancelledOrders).toBe(0);
     const handed = await Promise.race([parked.orders, sleep(5_000).then(() => [])]);
     parked.cancel();
     expect(handed.map((o) => o.action)).toEqual(["CLOSE"]);
