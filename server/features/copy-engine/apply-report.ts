@@ -33,6 +33,7 @@ import type { ExecutionRow } from "../signals/mappers.ts";
 import { closeAllLinks, linkAfterReport, opposite, reportMeasuresLatency, slaveOrderHops, slippagePoints, toServerClockMs, type CopyLink, type LinkChange } from "./domain/index.ts";
 import { emptyEffects, type CopyEffects } from "./effects.ts";
 import { isSuspectFill } from "./fill-band.ts";
+import { loadSlaveCopies, writeCloseAll } from "./store/close-all-store.ts";
 import { endSignals, loadEndedSignals } from "./store/completion-store.ts";
 import { ReportBatcher, type Settlement } from "./report-batcher.ts";
 import {
@@ -40,8 +41,6 @@ import {
   loadCopyLinks,
   loadOpeningVolumes,
   loadReportOrders,
-  loadSlaveCopies,
-  writeCloseAll,
   writeReports,
   type LinkWrite,
   type ReportOrder,

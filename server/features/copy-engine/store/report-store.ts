@@ -3,20 +3,17 @@
  * (locked for update, in id order) with their master events' arrival times, and in the same
  * statement the per-signal report locks of their signals (sorted) — loadReportOrders; after those
  * locks, the copies' links (loadCopyLinks), the opening orders' volumes of closes reported before
- * any open (loadOpeningVolumes) or, for CLOSE_ALL, every link and unreported open of the slave
- * (loadSlaveCopies). Writes: the orders' reported outcomes with the link changes the domain decided
- * (writeReports, one statement) and a CLOSE_ALL's links (writeCloseAll). Statements kept together
+ * any open (loadOpeningVolumes). Writes: the orders' reported outcomes with the link changes the
+ * domain decided (writeReports, one statement). A CLOSE_ALL's own reads and writes of the slave's
+ * links are in close-all-store.ts. Statements kept together
  * here for review; each round trip saved is one per report batch (issue 15, goal 1).
  */
-import { eq, getTableColumns, inArray, isNotNull } from "drizzle-orm";
+import { getTableColumns } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { rawStatement, runRaw, tableColumns, tableRow } from "../../../db/raw.ts";
-import { executions, positionLinks } from "../../../db/schema.ts";
-import { ofTenant } from "../../../db/scope.ts";
+import { executions } from "../../../db/schema.ts";
 import type { ExecutionRow } from "../../signals/mappers.ts";
-import type { CloseAllPlan, CopyLink } from "../domain/index.ts";
-
-const OPENING = ["OPEN", "PENDING_OPEN"];
+import type { CopyLink } from "../domain/index.ts";
 
 const execRow = tableRow(executions);
 
@@ -353,52 +350,4 @@ export async function writeReports(
       return [r.id, { ...row, ...r }];
     }),
   );
-}
-
-/**
- * For a CLOSE_ALL report: every link of the slave (one per signal) and the signals whose opening
- * order on the slave is not reported as ended (`pending`, `filled` or `placed`).
- */
-export async function loadSlaveCopies(
-  tx: Db,
-  tenantId: string,
-  slaveAccountId: string,
-): Promise<{ links: { signalId: string; status: "open" | "closed" }[]; unreportedOpenSignalIds: (string | null)[] }> {
-  const links = await tx
-    .select({ signalId: positionLinks.signalId, status: positionLinks.status })
-    .from(positionLinks)
-    .where(ofTenant(positionLinks, tenantId, eq(positionLinks.slaveAccountId, slaveAccountId)));
-  const unreported = await tx
-    .select({ signalId: executions.signalId })
-    .from(executions)
-    .where(
-      ofTenant(
-        executions,
-        tenantId,
-        eq(executions.slaveAccountId, slaveAccountId),
-        inArray(executions.action, OPENING),
-        inArray(executions.status, ["pending", "filled", "placed"]),
-        isNotNull(executions.signalId),
-      ),
-    );
-  return {
-    links: links.map((l) => ({ signalId: l.signalId, status: l.status === "open" ? ("open" as const) : ("closed" as const) })),
-    unreportedOpenSignalIds: unreported.map((u) => u.signalId),
-  };
-}
-
-/** Writes a CLOSE_ALL's link changes (closeAllLinks): open links closed, unreported opens recorded closed. */
-export async function writeCloseAll(tx: Db, tenantId: string, slaveAccountId: string, plan: CloseAllPlan, now: Date): Promise<void> {
-  if (plan.closeLinks.length > 0) {
-    await tx
-      .update(positionLinks)
-      .set({ status: "closed", closedAt: now, volume: "0" })
-      .where(ofTenant(positionLinks, tenantId, eq(positionLinks.slaveAccountId, slaveAccountId), eq(positionLinks.status, "open"), inArray(positionLinks.signalId, plan.closeLinks)));
-  }
-  if (plan.insertClosed.length > 0) {
-    await tx
-      .insert(positionLinks)
-      .values(plan.insertClosed.map((signalId) => ({ tenantId, signalId, slaveAccountId, volume: "0", status: "closed", closedAt: now })))
-      .onConflictDoNothing();
-  }
 }
