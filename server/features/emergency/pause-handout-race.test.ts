@@ -65,17 +65,17 @@ describe.each(databaseKinds())("Pause All racing a signal's commit (%s)", (kind)
   }, 60_000);
   afterAll(async () => t?.close());
 
+  /** A tenant copying to one slave (7001), for a case named `prefix`. */
+  const seeded = async (prefix: string) => {
+    const { tenantId, master, slaves } = await seedCopyTenant(t.ctx.db, prefix, ["7001"]);
+    return { ctx: t.ctx, db: t.ctx.db, tenantId, master, slave: slaves[0]! };
+  };
+
   it("never cancels an order a waiting poll was handed", async () => {
-    const { ctx } = t;
-    const db = ctx.db;
-    const {
-      tenantId,
-      master,
-      slaves: [slave],
-    } = await seedCopyTenant(db, "pause-race", ["7001"]);
+    const { ctx, db, tenantId, master, slave } = await seeded("pause-race");
 
     // The slave EA's poll, parked before the signal.
-    const parked = ctx.delivery.park(slave!.id);
+    const parked = ctx.delivery.park(slave.id);
     const event = masterEvent("OPEN", "7001", "race-open");
     const result = await pauseDuringCommit(ctx, tenantId, { tenantId, master, event, receivedAt: new Date(), idempotency: { tenantId, key: event.idempotencyKey } });
     const handed = await Promise.race([parked.orders, sleep(500).then(() => [])]);
@@ -92,13 +92,7 @@ describe.each(databaseKinds())("Pause All racing a signal's commit (%s)", (kind)
   });
 
   it("hands a close it kept back during the pause to the waiting EA once the pause has committed", async () => {
-    const { ctx } = t;
-    const db = ctx.db;
-    const {
-      tenantId,
-      master,
-      slaves: [slave],
-    } = await seedCopyTenant(db, "pause-close", ["7001"]);
+    const { ctx, db, tenantId, master, slave } = await seeded("pause-close");
     const event = (type: "OPEN" | "CLOSE") => masterEvent(type, "7002", `pc-${type}`);
     const input = (e: SignalEvent) => ({ tenantId, master, event: e, receivedAt: new Date(), idempotency: { tenantId, key: e.idempotencyKey } });
     // The copy is out: its OPEN handed out and reported filled.
@@ -107,10 +101,10 @@ describe.each(databaseKinds())("Pause All racing a signal's commit (%s)", (kind)
     await markOffered(ctx.relaxedDb, tenantId, [open!.id]);
     const now = new Date();
     const report = { orderId: open!.id, status: "filled" as const, slaveTicket: "880", fillPrice: "1.1", volume: "0.10", point: "0.00001" };
-    await db.transaction((tx) => applyReportBatch(tx, tenantId, [{ account: slave!, report, signature: null, clockOffsetMs: null, now }]));
+    await db.transaction((tx) => applyReportBatch(tx, tenantId, [{ account: slave, report, signature: null, clockOffsetMs: null, now }]));
 
     // The master closes while Pause All runs: the close is held, then kept (its copy is out).
-    const parked = ctx.delivery.park(slave!.id);
+    const parked = ctx.delivery.park(slave.id);
     expect((await pauseDuringCommit(ctx, tenantId, input(event("CLOSE")))).cancelledOrders).toBe(0);
     const handed = await Promise.race([parked.orders, sleep(5_000).then(() => [])]);
     parked.cancel();
