@@ -118,8 +118,6 @@ export async function updateAccount(ctx: AppContext, tenantId: string, id: strin
  * Errors: 404 unknown id, another tenant's, or already deleted.
  */
 export async function deleteAccount(ctx: AppContext, tenantId: string, id: string): Promise<DeleteAccountResponse> {
-  // An order handed out in memory is recorded first, so its delivery count is right when cancelled.
-  await ctx.delivery.recorded(id);
   const now = new Date();
   const { account, keys, cancelled, closedSignalIds } = await ctx.db.transaction(async (tx) => {
     // The tenant's signal lock: no master event being processed can queue a copy for this slave

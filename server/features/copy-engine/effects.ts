@@ -8,7 +8,7 @@ import type { Execution, Signal, SlaveOrder } from "#contract";
 import type { AppContext } from "../../http/context.ts";
 import { toExecution, toSignal, type ExecutionRow, type SignalRow } from "../signals/mappers.ts";
 import { expireUndelivered, hasExpiredUndelivered } from "./delivery/expiry.ts";
-import { handOutRecorder } from "./delivery/hand-out.ts";
+import { deliverNewOrders } from "./delivery/hand-out.ts";
 import { toSlaveOrder } from "./delivery/order-mapper.ts";
 
 export interface CopyEffects {
@@ -24,25 +24,35 @@ export interface CopyEffects {
 export const emptyEffects = (): CopyEffects => ({ newSignals: [], updatedSignals: [], executions: [], orders: [], closedSignalIds: [] });
 
 /**
- * Offers the orders first (the latency-critical part), then tells the dashboards. An order whose
+ * Offers the orders first (the latency-critical part), then tells the dashboards. Orders written
+ * handed out by their insert (hand-out.ts) go to their connections at once; the others are claimed
+ * for the connections here or announced to the other instances (hand-out.ts
+ * deliverNewOrders): every hand-out is in the database before an EA has the order. An order whose
  * lifetime already ended (`expires_at` ≤ now; it was never handed out) is not offered: its slave's
  * expired orders are rejected instead (delivery/expiry.ts) and that result published.
  */
 export function publishEffects(ctx: AppContext, tenantId: string, e: CopyEffects, now = Date.now()): void {
-  const bySlave = new Map<string, SlaveOrder[]>();
+  const recorded = new Map<string, SlaveOrder[]>();
+  const fresh = new Map<string, string[]>();
   const expiredSlaves = new Set<string>();
   for (const o of e.orders) {
     if (o.deliveryCount === 0 && o.expiresAt && o.expiresAt.getTime() <= now) {
       expiredSlaves.add(o.slaveAccountId);
       continue;
     }
-    const list = bySlave.get(o.slaveAccountId) ?? [];
-    // Offered orders are handed out for the first time: their delivery count becomes 1.
-    list.push({ ...toSlaveOrder(o), deliveryCount: o.deliveryCount + 1 });
-    bySlave.set(o.slaveAccountId, list);
+    if (o.deliveryCount > 0) {
+      const list = recorded.get(o.slaveAccountId) ?? [];
+      list.push(toSlaveOrder(o));
+      recorded.set(o.slaveAccountId, list);
+    } else {
+      const ids = fresh.get(o.slaveAccountId) ?? [];
+      ids.push(o.id);
+      fresh.set(o.slaveAccountId, ids);
+    }
   }
-  // With the tenant, orders nobody waits for here are announced to the other instances (realtime/cluster.ts).
-  if (bySlave.size > 0) ctx.delivery.handOut(bySlave, handOutRecorder(ctx.relaxedDb, tenantId), tenantId);
+  if (recorded.size > 0 || fresh.size > 0) {
+    deliverNewOrders(ctx, tenantId, recorded, fresh).catch((err: unknown) => console.warn("handing out new orders failed:", err));
+  }
   // Orders that left `pending` (reported, expired, cancelled): a slave with none left is idle again.
   for (const x of e.executions) if (x.status !== "pending") ctx.delivery.settle(x.slaveAccountId, x.id);
 
@@ -58,12 +68,11 @@ export function publishEffects(ctx: AppContext, tenantId: string, e: CopyEffects
 
 /**
  * Rejects the slave's orders that expired before their first hand-out and publishes the result
- * (execution_result, trade_closed). Waits for the account's in-memory hand-outs to be recorded
- * first, so an order just handed out is never taken for an undelivered one. Returns how many
- * orders expired.
+ * (execution_result, trade_closed). An order an EA was handed is recorded as such before it had
+ * it (delivery/hand-out.ts), so it is never taken for an undelivered one. Returns how many orders
+ * expired.
  */
 export async function expireAndPublish(ctx: AppContext, tenantId: string, accountId: string, now = new Date()): Promise<number> {
-  await ctx.delivery.recorded(accountId);
   if (!(await hasExpiredUndelivered(ctx.db, tenantId, accountId, now))) return 0;
   const expired = await expireUndelivered(ctx.db, tenantId, accountId, now);
   publishEffects(ctx, tenantId, { ...emptyEffects(), executions: expired.executions, closedSignalIds: expired.closedSignalIds });

@@ -19,6 +19,7 @@ import { randomUUID } from "node:crypto";
 import type { SignalAccepted } from "#contract";
 import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../../http/context.ts";
+import { offeredAtInsert } from "./delivery/hand-out.ts";
 import { emptyEffects, type CopyEffects } from "./effects.ts";
 import { followSignal } from "./follow-signal.ts";
 import { openSignal } from "./open-signal.ts";
@@ -45,7 +46,7 @@ export async function processSignalEvent(
   input: SignalEventRequest,
   batcher: SignalBatcher = signalBatcherOf(ctx.db),
 ): Promise<{ body: SignalAccepted; effects: CopyEffects }> {
-  const { outcome, body } = await batcher.submit(input.tenantId, (tx, batch) => applySignalEvent(tx, input, batch));
+  const { outcome, body } = await batcher.submit(input.tenantId, (tx, batch) => applySignalEvent(tx, input, batch, (id) => ctx.delivery.isConnected(id)));
   const effects = emptyEffects();
   (outcome.newSignal ? effects.newSignals : effects.updatedSignals).push(outcome.signal);
   effects.updatedSignals.push(...outcome.otherSignals);
@@ -58,8 +59,15 @@ export async function processSignalEvent(
 /**
  * One event inside its batch's transaction (the tenant lock is held): plan, write the outbox
  * record, end a signal nobody holds, and count the opens it queued into the batch's slave states.
+ * The orders of slaves `connectedHere` are inserted handed out (delivery/hand-out.ts
+ * offeredAtInsert): effects.ts gives them to those connections after the commit.
  */
-async function applySignalEvent(tx: Db, input: SignalEventRequest, batch: SignalBatch): Promise<{ outcome: EventOutcome; body: SignalAccepted }> {
+async function applySignalEvent(
+  tx: Db,
+  input: SignalEventRequest,
+  batch: SignalBatch,
+  connectedHere: (slaveAccountId: string) => boolean,
+): Promise<{ outcome: EventOutcome; body: SignalAccepted }> {
   const { tenantId, event } = input;
   // A new id on every run: a batch retried with savepoints runs its events again.
   const eventId = randomUUID();
@@ -86,7 +94,7 @@ async function applySignalEvent(tx: Db, input: SignalEventRequest, batch: Signal
     event,
     receivedAt,
     terminalToBridgeMs: input.terminalToBridgeMs ?? null,
-    executions: plan.executions,
+    executions: offeredAtInsert(plan.executions, connectedHere, new Date()),
     audits: plan.audits,
     idempotency: { tenantId: input.idempotency.tenantId, key: input.idempotency.key, status: SIGNAL_ACCEPTED_STATUS, body },
     signalChanges: plan.signalChanges,

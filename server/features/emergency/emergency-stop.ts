@@ -19,7 +19,6 @@ import { toAccount } from "../accounts/mappers.ts";
 import { writeAuditLog, type AuditEntry } from "../audit/write-audit-log.ts";
 import { queueCloseAll } from "../copy-engine/close-all.ts";
 import { PAUSE_CANCEL_CODE, PAUSE_CANCEL_MESSAGE, pauseCancelIds } from "../copy-engine/domain/pause.ts";
-import { deliverAnnouncedOrders } from "../copy-engine/delivery/remote-orders.ts";
 import { emptyEffects, publishEffects } from "../copy-engine/effects.ts";
 import { completeSignalsIfDone } from "../copy-engine/store/completion-store.ts";
 import type { ExecutionRow } from "../signals/mappers.ts";
@@ -93,37 +92,23 @@ function describe(action: EmergencyAction, actor: string, paused: number, orders
 
 /**
  * Runs one emergency action for the tenant (`actor`: the user's email or "API" for the audit
- * text). Pausing first holds the tenant's in-memory hand-outs (delivery.ts holdTenant: a signal
- * committing meanwhile reaches no EA until the pause has cancelled what it cancels), then waits
- * for the hand-outs made before to be recorded, so an order already handed to an EA is counted
- * as handed out and never cancelled under it.
+ * text). An order is recorded as handed out before any EA gets it, on every instance
+ * (copy-engine/delivery/delivery.ts), and the pause reads the delivery counts under the tenant's
+ * signal lock: an order an EA holds is never cancelled under it, and an order it cancels never
+ * reaches an EA.
  */
 export async function emergencyStop(ctx: AppContext, tenantId: string, actor: string, action: EmergencyAction): Promise<EmergencyResult> {
   const plan = PLAN[action];
-  const release = plan.pause ? ctx.delivery.holdTenant(tenantId) : () => [];
-  let done: Awaited<ReturnType<typeof runEmergency>>;
-  try {
-    done = await runEmergency(ctx, tenantId, actor, action);
-  } finally {
-    // Before publishing: a PANIC STOP's CLOSE_ALL orders go to the EAs at once. What the pause
-    // kept of the held orders (a close of a copy already out) is claimed for the connections here.
-    const held = release();
-    if (held.length > 0) deliverAnnouncedOrders(ctx, tenantId, held).catch((err: unknown) => console.warn("delivering held orders failed:", err));
-  }
-  const { paused, orders, cancelled, closedSignalIds } = done;
+  const { paused, orders, cancelled, closedSignalIds } = await runEmergency(ctx, tenantId, actor, action);
   for (const a of paused) ctx.hub.publish(tenantId, { type: "account_updated", data: a });
   if (plan.pause) ctx.hub.publish(tenantId, { type: "tenant_updated", data: { copyPaused: true } });
   publishEffects(ctx, tenantId, { ...emptyEffects(), orders, executions: [...cancelled, ...orders], closedSignalIds });
   return { pausedAccounts: paused.length, closeOrders: orders.length, cancelledOrders: cancelled.length };
 }
 
-/** emergencyStop's waits and transaction (the tenant's hand-outs held by the caller when pausing). */
+/** emergencyStop's transaction. */
 async function runEmergency(ctx: AppContext, tenantId: string, actor: string, action: EmergencyAction) {
   const plan = PLAN[action];
-  if (plan.pause) {
-    const slaves = await ctx.db.select({ id: accounts.id }).from(accounts).where(ofTenant(accounts, tenantId, eq(accounts.role, "SLAVE")));
-    await Promise.all(slaves.map((s) => ctx.delivery.recorded(s.id)));
-  }
   const now = new Date();
   return ctx.db.transaction(async (tx) => {
     if (plan.pause) await lockTenantSignals(tx, tenantId);

@@ -4,6 +4,12 @@
  * this registry only removes the wait: a long-poll parked for an account, or an open stream,
  * receives the orders the moment their transaction commits.
  *
+ * Every hand-out is recorded in the database BEFORE the EA gets the order: in the order's own
+ * insert when its slave was connected here as the signal was recorded (hand-out.ts
+ * offeredAtInsert), by a claim otherwise (hand-out.ts deliverNewOrders, remote-orders.ts). An
+ * emergency pause on any instance therefore sees every order an EA holds as handed out (delivery
+ * count > 0) and never cancels one under it.
+ *
  * Across several server instances on one PostgreSQL, orders nobody waited for here are announced
  * to the other instances (`announce`, wired by realtime/cluster.ts to a NOTIFY); an instance that
  * hears of them claims them in the database for its own waiting connections (remote-orders.ts,
@@ -29,9 +35,6 @@ export const DEFAULT_RECHECK_MS = 1_000;
 /** Told which accounts had orders nobody here was waiting for (another instance may be). */
 export type OrderAnnouncer = (tenantId: string, orderIds: string[]) => void;
 
-/** Persists hand-outs (first delivery, lease); see hand-out.ts markOffered. */
-export type HandOutRecorder = (orderIds: string[]) => Promise<void>;
-
 /** How often idle marks are checked against the database by default (slave-delivery.ts sweepIdleMarks), ms. */
 export const DEFAULT_IDLE_SWEEP_MS = 10_000;
 
@@ -47,8 +50,6 @@ export interface OrderDeliveryOptions {
 export class OrderDelivery {
   private readonly waiters = new Map<string, Waiter[]>();
   private readonly streams = new Map<string, Set<StreamSink>>();
-  /** Per account: hand-out records still being written. */
-  private readonly recording = new Map<string, Promise<void>>();
   /**
    * How often a parked poll re-checks the database, ms: 1 s by default; the slow safety-net
    * interval while notifications from other instances flow (realtime/cluster.ts sets it).
@@ -61,7 +62,7 @@ export class OrderDelivery {
    * none (slave-delivery.ts claimDeliverable). A poll of a marked account parks without asking
    * the database, and the parked polls' probe skips it: an idle slave polling every 20 s costs no
    * statement. A mark is set only when nothing touched the account since the claim began (its
-   * token), and dropped by every hand-out of new orders to the account (handOut: the account's
+   * token), and dropped by every hand-out of new orders to the account (give: the account's
    * orders are then `tracked`, and it is idle again once they all settled), orders another
    * instance announced for its tenant (dropTenantIdle), lost notifications (wakeAll) and the
    * periodic sweep that re-reads every mark (sweepIdleMarks, every `idleSweepMs`: the safety net
@@ -86,12 +87,6 @@ export class OrderDelivery {
   private allSeq = 0;
   private readonly accountSeq = new Map<string, number>();
   private readonly tenantSeq = new Map<string, number>();
-  /**
-   * Tenants whose hand-outs are held (holdTenant: an emergency pause under way), with the orders
-   * handOut kept back meanwhile; `count`: holds not yet released.
-   */
-  private readonly holds = new Map<string, { count: number; orderIds: string[] }>();
-
   constructor(opts: OrderDeliveryOptions = {}) {
     this.trustIdle = opts.trustIdle ?? false;
   }
@@ -145,102 +140,26 @@ export class OrderDelivery {
   }
 
   /**
-   * Hands freshly committed orders, grouped by slave account, to the connections waiting for
-   * them — every stream of an account, otherwise its longest-waiting poll — at once, then records
-   * all of those hand-outs in ONE write (ten slaves cost one statement). The write is issued on
-   * the next turn of the event loop, once every answer of this turn is on the wire: building it
-   * and waking the database would otherwise compete with those answers for the CPU. Until it
-   * lands, a claim for the same account waits for it (recorded()), so the EA's next poll on this
-   * instance cannot be handed the order again. Orders nobody waited for stay in the database for
-   * the next claim, and, given `tenantId`, are announced to the other instances. Returns the ids
-   * handed out.
+   * New pending orders of `accountId` were committed (given now, or to be claimed): its idle mark
+   * goes, and a read begun before cannot set it again; an idle (or tracked) account keeps knowing
+   * its pending orders — these join them (see `tracked`).
    */
-  handOut(batches: Map<string, SlaveOrder[]>, record: HandOutRecorder, tenantId?: string): string[] {
-    const hold = tenantId === undefined ? undefined : this.holds.get(tenantId);
-    if (hold) {
-      // Kept in the database, unannounced, until the hold ends (holdTenant).
-      for (const [accountId, orders] of batches) {
-        if (orders.length === 0) continue;
-        this.dropIdle(accountId);
-        hold.orderIds.push(...orders.map((o) => o.orderId));
-      }
-      return [];
-    }
-    const ids: string[] = [];
-    const accounts: string[] = [];
-    const untaken: string[] = [];
-    for (const [accountId, orders] of batches) {
-      if (orders.length === 0) continue;
-      // give() drops the account's idle mark, taken or not.
-      if (!this.give(accountId, orders)) {
-        untaken.push(...orders.map((o) => o.orderId));
-        continue;
-      }
-      ids.push(...orders.map((o) => o.orderId));
-      accounts.push(accountId);
-    }
-    if (tenantId !== undefined && untaken.length > 0) this.announce?.(tenantId, untaken);
-    if (ids.length === 0) return ids;
-    // Delivery is at least once: a lost record risks a second hand-out, never a lost order.
-    const written = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => record(ids))
-      .catch((err: unknown) => console.warn("recording order hand-outs failed:", err));
-    for (const accountId of accounts) {
-      const before = this.recording.get(accountId);
-      const all = before ? Promise.all([before, written]).then(() => undefined) : written;
-      this.recording.set(accountId, all);
-      void all.then(() => {
-        if (this.recording.get(accountId) === all) this.recording.delete(accountId);
-      });
-    }
-    return ids;
-  }
-
-  /**
-   * Holds the tenant's in-memory hand-outs (handOut) until the returned function is called. A
-   * pause cancels the opens never handed out — `delivery_count = 0` in the database — while
-   * handOut gives a committed order to a waiting poll at once and writes its hand-out behind: a
-   * signal committing while the pause waited for the tenant's lock was handed to an EA and then
-   * cancelled under it (pause-handout-race.test.ts). The pause holds the tenant first, then waits
-   * for the hand-outs made before (recorded()), so its cancel sees every order an EA holds as
-   * handed out, and no other reaches an EA until it ends. Orders kept back stay pending in the
-   * database. The returned release (idempotent) ends this hold; when the last one ends it
-   * announces the kept orders to the other instances and returns their ids, for the caller to
-   * claim what is still pending for the connections here (remote-orders.ts
-   * deliverAnnouncedOrders: a claim in the database, recorded before the EA gets it); [] otherwise.
-   * Per process: a signal committed on another instance during the pause is handed out there
-   * unheld — the same window across instances remains (not closed yet).
-   */
-  holdTenant(tenantId: string): () => string[] {
-    const hold = this.holds.get(tenantId) ?? { count: 0, orderIds: [] };
-    hold.count += 1;
-    this.holds.set(tenantId, hold);
-    let released = false;
-    return () => {
-      if (released) return [];
-      released = true;
-      hold.count -= 1;
-      if (hold.count > 0) return [];
-      this.holds.delete(tenantId);
-      if (hold.orderIds.length > 0) this.announce?.(tenantId, hold.orderIds);
-      return hold.orderIds;
-    };
+  noteOrders(accountId: string, orderIds: string[]): void {
+    const tenantId = this.trustIdle ? (this.idle.get(accountId) ?? this.tracked.get(accountId)?.tenantId) : undefined;
+    const known = this.tracked.get(accountId)?.orders ?? new Set<string>();
+    this.dropIdle(accountId);
+    if (tenantId === undefined) return;
+    for (const id of orderIds) known.add(id);
+    this.tracked.set(accountId, { tenantId, orders: known });
   }
 
   /**
    * Hands orders to the account's connections here — every stream, otherwise its longest-waiting
-   * poll; false when nobody took them. Recording is the caller's: handOut records in-memory
-   * offers, a database claim (remote-orders.ts) has recorded them already.
+   * poll; false when nobody took them. The orders must be recorded as handed out already (their
+   * insert or a claim: see the file's comment); one nobody took is the caller's to release.
    */
   give(accountId: string, orders: SlaveOrder[]): boolean {
-    // An idle (or tracked) account keeps knowing its pending orders: these join them.
-    const tenantId = this.trustIdle ? (this.idle.get(accountId) ?? this.tracked.get(accountId)?.tenantId) : undefined;
-    const known = this.tracked.get(accountId)?.orders ?? new Set<string>();
-    this.dropIdle(accountId);
-    if (tenantId !== undefined) {
-      for (const o of orders) known.add(o.orderId);
-      this.tracked.set(accountId, { tenantId, orders: known });
-    }
+    this.noteOrders(accountId, orders.map((o) => o.orderId));
     const streams = this.streams.get(accountId);
     if (streams && streams.size > 0) {
       for (const s of streams) s.send(orders);
@@ -266,11 +185,6 @@ export class OrderDelivery {
     if (t.orders.size > 0 || !this.trustIdle) return;
     this.tracked.delete(accountId);
     this.idle.set(accountId, t.tenantId);
-  }
-
-  /** Resolves once every hand-out to `accountId` made so far is recorded (never rejects). */
-  recorded(accountId: string): Promise<void> {
-    return this.recording.get(accountId) ?? Promise.resolve();
   }
 
   /**
@@ -331,6 +245,11 @@ export class OrderDelivery {
   wakeAll(): void {
     this.dropAllIdle();
     for (const queue of this.waiters.values()) for (const w of [...queue]) w.wake?.();
+  }
+
+  /** Whether `accountId` has a parked poll or an open stream here right now. */
+  isConnected(accountId: string): boolean {
+    return this.waiters.has(accountId) || this.streams.has(accountId);
   }
 
   /** Accounts with an open stream right now. */

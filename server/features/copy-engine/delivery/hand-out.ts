@@ -1,77 +1,176 @@
 /**
- * Recording in-memory hand-outs (delivery.ts handOut) in the database: the delivery count, the
- * first delivery time and a lease. Kept apart from slave-delivery.ts so effects publishing can use
- * it without importing the poll (which publishes effects itself). The hand-outs of one turn of
- * the event loop (every signal committed in it, any tenant) are written in ONE statement.
+ * Recording a hand-out before the EA has the order, and handing new orders out (delivery.ts).
+ * A slave whose poll is parked (or whose stream is open) here when the signal is recorded gets
+ * its order the moment the transaction commits; the insert writes that hand-out itself
+ * (offeredAtInsert: delivery count 1, first delivery time, a lease), so it is durable with the
+ * order, under the tenant's signal lock, before any EA sees it — no statement follows the commit,
+ * and an emergency pause on any instance (which takes the same lock) finds the order handed out
+ * and keeps it. Other new orders are claimed in the database for the connections here, or
+ * announced to the other instances (deliverNewOrders; remote-orders.ts claims them there). A claim
+ * is one statement — tenant-scoped, pending, lease free, not expired, rows locked with SKIP LOCKED
+ * exactly like a poll's own claim, so two instances never lease one order twice. Orders whose
+ * connection went away meanwhile are released for the EA's next poll.
  */
+import { eq, inArray, isNull, lt, not, or, sql } from "drizzle-orm";
+import type { SlaveOrder } from "#contract";
 import type { Db } from "../../../db/client.ts";
-import { isEmbedded, rawStatement, runRaw } from "../../../db/raw.ts";
-import { TickBatcher } from "../../../db/tick-batch.ts";
-import type { HandOutRecorder } from "./delivery.ts";
+import { executions } from "../../../db/schema.ts";
+import { ofTenant } from "../../../db/scope.ts";
+import type { AppContext } from "../../../http/context.ts";
+import { expiredUndelivered } from "./expiry.ts";
+import { toSlaveOrder } from "./order-mapper.ts";
+import type { NewExecution } from "../store/record-event.ts";
 
 /** How long a handed-out order is not handed out again (unless the EA asks to redeliver), ms. */
 export const DELIVERY_LEASE_MS = 10_000;
 
-const markStatement = rawStatement(
-  "delivery_mark_offered",
-  `update executions e set delivery_count = e.delivery_count + 1,
-     delivered_at = coalesce(e.delivered_at, $3::timestamptz), lease_until = $4::timestamptz
-   from unnest($1::uuid[], $2::uuid[]) as u(tenant_id, id)
-   where e.tenant_id = u.tenant_id and e.id = u.id and e.status = 'pending'`,
-);
-
-/** One tenant's hand-outs. */
-interface Offered {
-  tenantId: string;
-  orderIds: string[];
-}
-
 /**
- * Records, in one statement, the hand-out of orders offered in memory (delivery.ts handOut):
- * delivery count + 1, first delivery time, a lease — of every tenant's orders in `batches`,
- * tenant-scoped per order. `relaxedDb`: a lost write only means the order is handed out again,
- * which the EA recognises by its orderId.
+ * The rows to insert, with the hand-out written into every pending order whose slave
+ * `connectedHere` (delivery.ts isConnected) and whose lifetime has not already ended
+ * (`expiresAt` ≤ `now`: delivery/expiry.ts rejects it instead). Other rows are returned as they
+ * are; the array is the same when nothing changes. `now`: the hand-out time (delivered_at), the
+ * lease runs DELIVERY_LEASE_MS from it.
  */
-export async function markOfferedBatch(relaxedDb: Db, batches: Offered[], now = new Date()): Promise<void> {
-  const tenants: string[] = [];
-  const ids: string[] = [];
-  const seen = new Set<string>();
-  for (const b of batches) {
-    for (const id of b.orderIds) {
-      if (seen.has(id)) continue; // one row is updated once per statement anyway
-      seen.add(id);
-      tenants.push(b.tenantId);
-      ids.push(id);
-    }
+export function offeredAtInsert(rows: NewExecution[], connectedHere: (slaveAccountId: string) => boolean, now: Date): NewExecution[] {
+  let out: NewExecution[] | null = null;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    if (r.status !== "pending" || (r.deliveryCount ?? 0) !== 0 || !connectedHere(r.slaveAccountId)) continue;
+    if (r.expiresAt && r.expiresAt.getTime() <= now.getTime()) continue;
+    out ??= rows.slice();
+    out[i] = { ...r, deliveryCount: 1, deliveredAt: now, leaseUntil: new Date(now.getTime() + DELIVERY_LEASE_MS) };
   }
-  if (ids.length === 0) return;
-  await runRaw(relaxedDb, markStatement, [tenants, ids, now.toISOString(), new Date(now.getTime() + DELIVERY_LEASE_MS).toISOString()]);
+  return out ?? rows;
 }
-
-/** Records one tenant's hand-outs at once (see markOfferedBatch). */
-export async function markOffered(relaxedDb: Db, tenantId: string, orderIds: string[], now = new Date()): Promise<void> {
-  await markOfferedBatch(relaxedDb, [{ tenantId, orderIds }], now);
-}
-
-const batchers = new WeakMap<Db, TickBatcher<Offered, undefined>>();
 
 /**
- * The recorder handOut() uses for a tenant's orders: joins the turn's batch (one statement for
- * every hand-out recorded in that turn); rejects with the batch's error.
+ * Gives back leases taken by a claim whose poll had already been answered: the orders become
+ * claimable at once (the EA's next poll) instead of after the 10 s lease.
  */
-export const handOutRecorder =
-  (relaxedDb: Db, tenantId: string): HandOutRecorder =>
-  (ids) => {
-    if (ids.length === 0) return Promise.resolve();
-    // PGlite: no round trip to save; the signal's hand-outs are already one statement.
-    if (isEmbedded(relaxedDb)) return markOfferedBatch(relaxedDb, [{ tenantId, orderIds: ids }]);
-    let b = batchers.get(relaxedDb);
-    if (!b) {
-      b = new TickBatcher<Offered, undefined>(async (items) => {
-        await markOfferedBatch(relaxedDb, items);
-        return items.map(() => undefined);
+export async function releaseOrders(relaxedDb: Db, tenantId: string, orderIds: string[]): Promise<void> {
+  if (orderIds.length === 0) return;
+  await relaxedDb
+    .update(executions)
+    .set({ deliveryCount: sql`greatest(${executions.deliveryCount} - 1, 0)`, leaseUntil: null })
+    .where(ofTenant(executions, tenantId, inArray(executions.id, orderIds), eq(executions.status, "pending")));
+}
+
+/** Orders by slave account id, oldest first within each. */
+export type OrdersBySlave = Map<string, SlaveOrder[]>;
+
+/**
+ * Claims the listed orders of the tenant that belong to `accountIds` and are deliverable now
+ * (delivery count + 1, first delivery time, a 10 s lease), grouped by slave, oldest first.
+ * `relaxedDb`: see db/relaxed-commit.ts (a lost claim only means a second hand-out, recognised
+ * by orderId).
+ */
+export async function claimListedOrders(relaxedDb: Db, tenantId: string, accountIds: string[], orderIds: string[], now = new Date()): Promise<OrdersBySlave> {
+  const bySlave: OrdersBySlave = new Map();
+  if (accountIds.length === 0 || orderIds.length === 0) return bySlave;
+  const candidates = relaxedDb
+    .select({ id: executions.id })
+    .from(executions)
+    .where(
+      ofTenant(
+        executions,
+        tenantId,
+        inArray(executions.id, orderIds),
+        inArray(executions.slaveAccountId, accountIds),
+        eq(executions.status, "pending"),
+        or(isNull(executions.leaseUntil), lt(executions.leaseUntil, now)),
+        not(expiredUndelivered(now) ?? sql`false`),
+      ),
+    )
+    .for("update", { skipLocked: true });
+  const rows = await relaxedDb
+    .update(executions)
+    .set({
+      deliveryCount: sql`${executions.deliveryCount} + 1`,
+      deliveredAt: sql`coalesce(${executions.deliveredAt}, ${now.toISOString()}::timestamptz)`,
+      leaseUntil: new Date(now.getTime() + DELIVERY_LEASE_MS),
+    })
+    .where(inArray(executions.id, candidates))
+    .returning();
+  rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+  for (const r of rows) bySlave.set(r.slaveAccountId, [...(bySlave.get(r.slaveAccountId) ?? []), toSlaveOrder(r)]);
+  return bySlave;
+}
+
+/**
+ * Hands claimed (or insert-recorded) orders to this instance's connections; gives back the
+ * leases of those nobody took and wakes the accounts' other parked polls, if any. Returns the ids
+ * given back.
+ */
+export async function handClaimed(ctx: AppContext, tenantId: string, orders: OrdersBySlave): Promise<string[]> {
+  const untaken: string[] = [];
+  const accounts: string[] = [];
+  for (const [accountId, list] of orders) {
+    if (list.length === 0 || ctx.delivery.give(accountId, list)) continue;
+    untaken.push(...list.map((o) => o.orderId));
+    accounts.push(accountId);
+  }
+  if (untaken.length === 0) return untaken;
+  await releaseOrders(ctx.relaxedDb, tenantId, untaken);
+  for (const accountId of accounts) ctx.delivery.dropIdle(accountId, true);
+  return untaken;
+}
+
+/** Per delivery registry: per account, the claim of its new orders still in flight (deliverNewOrders). */
+const claimsInFlight = new WeakMap<object, Map<string, Promise<void>>>();
+
+/**
+ * Hands the orders a transaction here just committed (effects.ts publishEffects), every one
+ * recorded as handed out before an EA gets it: `recorded` — written handed out by their own
+ * insert (hand-out.ts offeredAtInsert) — are given to their connections at once, in the same turn
+ * of the event loop as the commit; `fresh` (order ids by slave, inserted undelivered) are claimed
+ * in the database for the slaves connected here (one that connected while the transaction ran),
+ * then given. Whatever no connection here takes is announced to the other instances (after its
+ * lease is given back, when it had one). A slave's recorded orders wait behind a claim of its
+ * earlier orders still in flight, so an EA never gets a follow-up before the open it follows.
+ * Errors: the database's (a failed claim leaves the orders to the next poll).
+ */
+export async function deliverNewOrders(ctx: AppContext, tenantId: string, recorded: OrdersBySlave, fresh: Map<string, string[]>): Promise<void> {
+  let inFlight = claimsInFlight.get(ctx.delivery);
+  if (!inFlight) {
+    inFlight = new Map();
+    claimsInFlight.set(ctx.delivery, inFlight);
+  }
+  const now = new Map<string, SlaveOrder[]>();
+  const later: Promise<string[]>[] = [];
+  for (const [accountId, list] of recorded) {
+    const before = inFlight.get(accountId);
+    if (!before) now.set(accountId, list);
+    else later.push(before.then(() => handClaimed(ctx, tenantId, new Map([[accountId, list]]))));
+  }
+  const untaken: string[] = [];
+  const claimFor: string[] = [];
+  const claimIds: string[] = [];
+  for (const [accountId, ids] of fresh) {
+    // Whether taken here or not, the account has pending orders (delivery.ts `tracked`).
+    ctx.delivery.noteOrders(accountId, ids);
+    if (ctx.delivery.isConnected(accountId)) {
+      claimFor.push(accountId);
+      claimIds.push(...ids);
+    } else untaken.push(...ids);
+  }
+  // Given before anything else is done (the latency-critical part; handClaimed gives synchronously).
+  const given = now.size > 0 ? handClaimed(ctx, tenantId, now) : Promise.resolve([]);
+  if (untaken.length > 0) ctx.delivery.announce?.(tenantId, untaken);
+  if (claimFor.length > 0) {
+    const claim = claimListedOrders(ctx.relaxedDb, tenantId, claimFor, claimIds).then((orders) => handClaimed(ctx, tenantId, orders));
+    const settled = claim.then(
+      () => undefined,
+      () => undefined,
+    );
+    for (const accountId of claimFor) {
+      const chained = Promise.all([inFlight.get(accountId), settled]).then(() => undefined);
+      inFlight.set(accountId, chained);
+      void chained.then(() => {
+        if (inFlight.get(accountId) === chained) inFlight.delete(accountId);
       });
-      batchers.set(relaxedDb, b);
     }
-    return b.add({ tenantId, orderIds: ids }).then(() => undefined);
-  };
+    later.push(claim);
+  }
+  const released = (await Promise.all([given, ...later])).flat();
+  if (released.length > 0) ctx.delivery.announce?.(tenantId, released);
+}

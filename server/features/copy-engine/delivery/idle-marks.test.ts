@@ -15,8 +15,6 @@ import { findLiveAccount } from "../../bridge/terminal-account.ts";
 import { applyReport } from "../apply-report.ts";
 import { emptyEffects, publishEffects } from "../effects.ts";
 import { OrderDelivery } from "./delivery.ts";
-import { handOutRecorder } from "./hand-out.ts";
-import { toSlaveOrder } from "./order-mapper.ts";
 import { orderSource, pollOrders, sweepIdleMarks } from "./slave-delivery.ts";
 
 const order = (id: string): SlaveOrder => ({ orderId: id }) as SlaveOrder;
@@ -35,12 +33,12 @@ describe("idle marks", () => {
 
     // A hand-out to the account while its read ran: the read may predate the order.
     let token = d.idleToken();
-    d.handOut(new Map([["b", [order("o1")]]]), () => Promise.resolve());
+    d.give("b", [order("o1")]);
     d.noteIdle("t1", "b", token);
     expect(d.isIdle("b")).toBe(false);
     // … to another account does not matter.
     token = d.idleToken();
-    d.handOut(new Map([["c", [order("o2")]]]), () => Promise.resolve());
+    d.give("c", [order("o2")]);
     d.noteIdle("t1", "b", token);
     expect(d.isIdle("b")).toBe(true);
     // Orders announced for the tenant, during the read or after.
@@ -61,7 +59,7 @@ describe("idle marks", () => {
   it("are dropped by a hand-out and by an order given to the account", () => {
     const d = new OrderDelivery({ trustIdle: true });
     d.noteIdle("t1", "a", d.idleToken());
-    d.handOut(new Map([["a", [order("o1")]]]), () => Promise.resolve());
+    d.give("a", [order("o1")]);
     expect(d.isIdle("a")).toBe(false);
     d.noteIdle("t1", "a", d.idleToken());
     d.give("a", [order("o2")]);
@@ -162,9 +160,8 @@ describe.each(databaseKinds())("an idle slave's polls on %s", (kind) => {
     expect(t.ctx.delivery.isIdle(slaveId)).toBe(true);
     const parked = poll(tenantId, slaveId, 5_000);
     const row = await pendingCloseAll(tenantId, slaveId);
-    t.ctx.delivery.handOut(new Map([[slaveId, [toSlaveOrder(row)]]]), handOutRecorder(t.ctx.relaxedDb, tenantId), tenantId);
+    publishEffects(t.ctx, tenantId, { ...emptyEffects(), orders: [row] });
     expect((await parked).map((o) => o.orderId)).toEqual([row.id]);
-    await t.ctx.delivery.recorded(slaveId);
     expect(t.ctx.delivery.isIdle(slaveId)).toBe(false);
   });
 
@@ -179,7 +176,6 @@ describe.each(databaseKinds())("an idle slave's polls on %s", (kind) => {
     // As the EA does: the report first, then the next poll (SlaveCore.mqh Poll → Handle → SendReport).
     const { effects } = await applyReport(t.ctx, account, { orderId: row.id, status: "closed" }, { signature: null });
     publishEffects(t.ctx, tenantId, effects);
-    await t.ctx.delivery.recorded(slaveId);
     texts.length = 0;
     expect(await poll(tenantId, slaveId, 0)).toEqual([]);
     expect(texts).toEqual([]);
@@ -196,7 +192,6 @@ describe.each(databaseKinds())("an idle slave's polls on %s", (kind) => {
     const account = (await findLiveAccount(t.ctx.db, tenantId, slaveId))!;
     const { effects } = await applyReport(t.ctx, account, { orderId: first.id, status: "closed" }, { signature: null });
     publishEffects(t.ctx, tenantId, effects);
-    await t.ctx.delivery.recorded(slaveId);
     texts.length = 0;
     expect(await poll(tenantId, slaveId, 0, undefined, true)).toEqual([expect.objectContaining({ orderId: second.id })]);
     expect(texts.filter((s) => /update executions set delivery_count/.test(s))).toHaveLength(1);

@@ -4,7 +4,6 @@ import { OrderDelivery } from "./delivery.ts";
 import { pollOrders, type OrderSource } from "./slave-delivery.ts";
 
 const order = (id: string, createdAtMs = 1) => ({ orderId: id, createdAtMs }) as SlaveOrder;
-const noRecord = () => Promise.resolve();
 
 /** A source whose claims answer from `answers` in turn (then []), recording releases. */
 function source(answers: (SlaveOrder[] | Promise<SlaveOrder[]>)[]) {
@@ -47,7 +46,7 @@ describe("pollOrders", () => {
     const src2 = source([]);
     const polling = pollOrders(d, "b", src2.s, { waitMs: 25_000 }, parkedGone.signal);
     await vi.waitFor(() => expect(src2.claim).toHaveBeenCalledTimes(1));
-    d.handOut(new Map([["b", [order("2")]]]), noRecord);
+    d.give("b", [order("2")]);
     parkedGone.abort();
     expect(await polling).toEqual([]);
     expect(src2.released).toEqual([["2"]]);
@@ -65,12 +64,12 @@ describe("pollOrders", () => {
     expect(d.connectedAccounts().size).toBe(0);
   });
 
-  it("waits for orders handed out in memory", async () => {
+  it("waits for orders given to it in memory", async () => {
     const d = new OrderDelivery();
     const src = source([]);
     const polling = pollOrders(d, "a", src.s, { waitMs: 25_000 }, new AbortController().signal);
     await vi.waitFor(() => expect(src.claim).toHaveBeenCalledTimes(1));
-    d.handOut(new Map([["a", [order("2")]]]), noRecord);
+    d.give("a", [order("2")]);
     expect(await polling).toEqual([order("2")]);
   });
 
@@ -97,7 +96,7 @@ describe("pollOrders", () => {
     const src = source([[], hanging]);
     const polling = pollOrders(d, "a", src.s, { waitMs: 25_000 }, new AbortController().signal, 5);
     await vi.waitFor(() => expect(src.claim).toHaveBeenCalledTimes(2)); // the re-check is in flight
-    d.handOut(new Map([["a", [order("4")]]]), noRecord);
+    d.give("a", [order("4")]);
     expect(await polling).toEqual([order("4")]);
     finishRecheck([order("5")]);
     await vi.waitFor(() => expect(src.released).toEqual([["5"]]));

@@ -5,18 +5,16 @@
  * periodic re-check (the safety net).
  * Delivery is at least once: an order stays pending until reported; a claim only sets a 10 s lease.
  */
-import { eq, inArray, sql } from "drizzle-orm";
 import type { SlaveOrder } from "#contract";
 import type { Db } from "../../../db/client.ts";
 import { rawStatement, runRaw, tableColumns, tableRow } from "../../../db/raw.ts";
 import { TickBatcher } from "../../../db/tick-batch.ts";
 import { executions } from "../../../db/schema.ts";
-import { ofTenant } from "../../../db/scope.ts";
 import type { AppContext } from "../../../http/context.ts";
 import { expireAndPublish } from "../effects.ts";
 import type { ExecutionRow } from "../../signals/mappers.ts";
 import type { OrderDelivery } from "./delivery.ts";
-import { DELIVERY_LEASE_MS } from "./hand-out.ts";
+import { DELIVERY_LEASE_MS, releaseOrders } from "./hand-out.ts";
 import { toSlaveOrder } from "./order-mapper.ts";
 
 const claimText = (redeliver: boolean) => `update executions set delivery_count = delivery_count + 1,
@@ -75,18 +73,6 @@ export async function claimOrders(
   return oldestFirst(await runRaw(db, opts.redeliver ? claimAll : claimDue, claimParams(tenantId, accountId, opts.limit, now)));
 }
 
-/**
- * Gives back leases taken by a claim whose poll had already been answered: the orders become
- * claimable at once (the EA's next poll) instead of after the 10 s lease.
- */
-export async function releaseOrders(relaxedDb: Db, tenantId: string, orderIds: string[]): Promise<void> {
-  if (orderIds.length === 0) return;
-  await relaxedDb
-    .update(executions)
-    .set({ deliveryCount: sql`greatest(${executions.deliveryCount} - 1, 0)`, leaseUntil: null })
-    .where(ofTenant(executions, tenantId, inArray(executions.id, orderIds), eq(executions.status, "pending")));
-}
-
 /** Where a poll claims orders from, and gives back leases it could not hand out. */
 export interface OrderSource {
   claim(): Promise<SlaveOrder[]>;
@@ -137,9 +123,8 @@ function probeOf(relaxedDb: Db): TickBatcher<ProbeItem, boolean> {
 /**
  * Claims the deliverable orders of a slave (marking the account idle when it has no pending order
  * at all, delivery.ts noteIdle) and, when the same statement saw one of its orders that
- * expired before its first hand-out, rejects and publishes those (effects.ts expireAndPublish,
- * which waits for the account's in-memory hand-out records first; the claim never hands expired
- * orders out anyway) before resolving. Used by the poll's first claim, the stream and the orders
+ * expired before its first hand-out, rejects and publishes those (effects.ts expireAndPublish;
+ * the claim never hands expired orders out anyway) before resolving. Used by the poll's first claim, the stream and the orders
  * another instance announced.
  */
 export async function claimDeliverable(ctx: AppContext, tenantId: string, accountId: string, opts: { redeliver: boolean; limit: number }, now = new Date()): Promise<SlaveOrder[]> {
@@ -152,8 +137,7 @@ export async function claimDeliverable(ctx: AppContext, tenantId: string, accoun
 }
 
 /**
- * The database source of one slave account; a claim first waits for that account's hand-out
- * records. The first claim also expires undelivered orders past their lifetime (claimDeliverable);
+ * The database source of one slave account. The first claim also expires undelivered orders past their lifetime (claimDeliverable);
  * the periodic re-checks probe on the shared beat and claim only what a probe found (expired
  * orders are never claimed). `afterFirstClaim`: called once the first claim settles (the poll
  * route gives its admission slot back there: the wait that may follow is not work).
@@ -169,25 +153,17 @@ export const orderSource = (
   startIdleSweep(ctx);
   return {
     claim: () => {
-      if (!first) return ctx.delivery.recorded(accountId).then(() => claimOrders(ctx.relaxedDb, tenantId, accountId, opts));
+      if (!first) return claimOrders(ctx.relaxedDb, tenantId, accountId, opts);
       first = false;
       // Known to have no pending order (not even a leased one to redeliver): park without a statement.
       if (ctx.delivery.isIdle(accountId)) {
         afterFirstClaim?.();
         return Promise.resolve([]);
       }
-      return ctx.delivery
-        .recorded(accountId)
-        .then(() => claimDeliverable(ctx, tenantId, accountId, opts))
-        .finally(() => afterFirstClaim?.());
+      return claimDeliverable(ctx, tenantId, accountId, opts).finally(() => afterFirstClaim?.());
     },
-    // After the account's hand-out records (a release written before the record would be undone
-    // by it); then the account's other parked poll, if any, claims them now.
-    release: (ids) =>
-      ctx.delivery
-        .recorded(accountId)
-        .then(() => releaseOrders(ctx.relaxedDb, tenantId, ids))
-        .then(() => ctx.delivery.dropIdle(accountId, true)),
+    // Then the account's other parked poll, if any, claims them now.
+    release: (ids) => releaseOrders(ctx.relaxedDb, tenantId, ids).then(() => ctx.delivery.dropIdle(accountId, true)),
     probe: () => (ctx.delivery.isIdle(accountId) ? Promise.resolve(false) : probeOf(ctx.relaxedDb).add({ tenantId, accountId, redeliver: opts.redeliver })),
   };
 };
@@ -236,13 +212,13 @@ function mergeOrders(a: SlaveOrder[], b: SlaveOrder[]): SlaveOrder[] {
 
 /**
  * Long-poll: orders at once when any are deliverable, otherwise the first orders offered within
- * `waitMs` (or [] on timeout or when `aborted` fires). Orders taken from memory are recorded as
- * handed out by delivery.ts handOut; orders another instance announced are claimed for this poll
- * by remote-orders.ts. While waiting, the source is claimed again every `recheckMs` (default: the
- * delivery's current interval — 1 s, or the slow safety net while notifications flow) and at once
- * when the delivery wakes the poll (a lost or re-established LISTEN connection); orders pushed
- * while such a claim is in flight are answered at once, and whatever that claim leases
- * afterwards is released for the next poll rather than holding this answer back.
+ * `waitMs` (or [] on timeout or when `aborted` fires). Orders pushed to the poll were recorded as
+ * handed out before (by their insert or a claim: delivery.ts). While waiting, the source is
+ * claimed again every `recheckMs` (default: the delivery's current interval — 1 s, or the slow
+ * safety net while notifications flow) and at once when the delivery wakes the poll (a lost or
+ * re-established LISTEN connection); orders pushed while such a claim is in flight are answered
+ * at once, and whatever that claim leases afterwards is released for the next poll rather than
+ * holding this answer back.
  */
 export async function pollOrders(
   delivery: OrderDelivery,

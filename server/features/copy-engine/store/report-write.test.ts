@@ -12,7 +12,7 @@ import { databaseKinds } from "../../../../e2e/support/databases.ts";
 import { executions } from "../../../db/schema.ts";
 import { createTestContext, seedCopyTenant, type TestContext } from "../../../test-support/context.ts";
 import { applyReportBatch } from "../apply-report.ts";
-import { markOffered } from "../delivery/hand-out.ts";
+import { claimOrders } from "../delivery/slave-delivery.ts";
 import { processSignalEvent } from "../process-signal.ts";
 import { SignalBatcher } from "../signal-batcher.ts";
 
@@ -39,7 +39,7 @@ describe.each(databaseKinds())("a report batch's stored rows (%s)", (kind) => {
     const orders = await db.select().from(executions).where(eq(executions.tenantId, tenantId));
     expect(orders).toHaveLength(2);
     // One order handed out before its report: its delivery count and first delivery come from the load.
-    await markOffered(t.ctx.relaxedDb, tenantId, [orders[0]!.id]);
+    await claimOrders(t.ctx.relaxedDb, tenantId, orders[0]!.slaveAccountId, { redeliver: false, limit: 10 });
 
     const now = new Date();
     const jobs = orders.map((o, i) => ({
