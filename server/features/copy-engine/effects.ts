@@ -6,10 +6,11 @@
  */
 import type { Execution, Signal, SlaveOrder } from "#contract";
 import type { AppContext } from "../../http/context.ts";
-import { toExecution, toSignal, type ExecutionRow, type SignalRow } from "../signals/mappers.ts";
+import type { ExecutionRow, SignalRow } from "../signals/mappers.ts";
 import { expireUndelivered, hasExpiredUndelivered } from "./delivery/expiry.ts";
 import { deliverNewOrders } from "./delivery/hand-out.ts";
 import { toSlaveOrder } from "./delivery/order-mapper.ts";
+import { publishOutcomes } from "./publish-outcomes.ts";
 
 export interface CopyEffects {
   newSignals: SignalRow[];
@@ -53,14 +54,7 @@ export function publishEffects(ctx: AppContext, tenantId: string, e: CopyEffects
   if (recorded.size > 0 || fresh.size > 0) {
     deliverNewOrders(ctx, tenantId, recorded, fresh).catch((err: unknown) => console.warn("handing out new orders failed:", err));
   }
-  // Orders that left `pending` (reported, expired, cancelled): a slave with none left is idle again.
-  for (const x of e.executions) if (x.status !== "pending") ctx.delivery.settle(x.slaveAccountId, x.id);
-
-  for (const s of e.newSignals) ctx.hub.publish(tenantId, { type: "new_signal", data: toSignal(s) });
-  for (const s of e.updatedSignals) ctx.hub.publish(tenantId, { type: "signal_updated", data: toSignal(s) });
-  for (const x of e.executions) ctx.hub.publish(tenantId, { type: "execution_result", data: toExecution(x) });
-  for (const id of e.closedSignalIds) ctx.hub.publish(tenantId, { type: "trade_closed", data: { signalId: id } });
-  if (e.executions.length > 0) ctx.events.emit("executions", { tenantId, rows: e.executions });
+  publishOutcomes(ctx, tenantId, e);
   for (const accountId of expiredSlaves) {
     expireAndPublish(ctx, tenantId, accountId).catch((err: unknown) => console.warn("expiring undelivered orders failed:", err));
   }

@@ -8,20 +8,18 @@
  * are announced after commit. Resuming is POST /api/emergency/resume (resume-copying.ts); a
  * slave's own Enable changes that slave only.
  */
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Account } from "#contract";
 import type { Db } from "../../db/client.ts";
-import { accounts, executions, tenants } from "../../db/schema.ts";
+import { accounts, tenants } from "../../db/schema.ts";
 import { ofTenant } from "../../db/scope.ts";
 import { lockTenantSignals } from "../../db/tenant-signal-lock.ts";
 import type { AppContext } from "../../http/context.ts";
 import { toAccount } from "../accounts/mappers.ts";
 import { writeAuditLog, type AuditEntry } from "../audit/write-audit-log.ts";
 import { queueCloseAll } from "../copy-engine/close-all.ts";
-import { PAUSE_CANCEL_CODE, PAUSE_CANCEL_MESSAGE, pauseCancelIds } from "../copy-engine/domain/pause.ts";
 import { emptyEffects, publishEffects } from "../copy-engine/effects.ts";
-import { completeSignalsIfDone } from "../copy-engine/store/completion-store.ts";
-import type { ExecutionRow } from "../signals/mappers.ts";
+import { cancelQueuedOpens } from "../copy-engine/store/pause-store.ts";
 
 export type EmergencyAction = "pause-all" | "panic-stop" | "close-all";
 
@@ -47,35 +45,6 @@ async function pauseTenantCopying(db: Db, tenantId: string, now: Date): Promise<
     .where(ofTenant(accounts, tenantId, and(eq(accounts.role, "SLAVE"), eq(accounts.status, "active"), isNull(accounts.deletedAt))))
     .returning();
   return rows.map(toAccount);
-}
-
-/**
- * Inside a transaction: cancels the tenant's queued orders that domain/pause.ts says to cancel
- * (opens never handed out, and their copies' undelivered follow-ups), with reason `paused`, and
- * ends the signals left with nothing to do. Rows are locked (FOR UPDATE) so a concurrent claim
- * either hands an order out before (its delivery count is then > 0 and it is kept) or after (it is
- * no longer pending). Returns the cancelled executions and the signals it ended.
- */
-async function cancelQueuedOpens(db: Db, tenantId: string, now: Date): Promise<{ cancelled: ExecutionRow[]; closedSignalIds: string[] }> {
-  const queued = await db
-    .select({ id: executions.id, action: executions.action, status: executions.status, deliveryCount: executions.deliveryCount, slaveAccountId: executions.slaveAccountId, signalId: executions.signalId })
-    .from(executions)
-    .where(ofTenant(executions, tenantId, eq(executions.status, "pending")))
-    .for("update");
-  const ids = pauseCancelIds(queued);
-  if (ids.length === 0) return { cancelled: [], closedSignalIds: [] };
-  const cancelled = await db
-    .update(executions)
-    .set({ status: "cancelled", reasonCode: PAUSE_CANCEL_CODE, errorMessage: PAUSE_CANCEL_MESSAGE, reportedAt: now, leaseUntil: null })
-    .where(ofTenant(executions, tenantId, inArray(executions.id, ids), eq(executions.status, "pending"), eq(executions.deliveryCount, 0)))
-    .returning();
-  const closedSignalIds = await completeSignalsIfDone(
-    db,
-    tenantId,
-    cancelled.map((x) => x.signalId),
-    now,
-  );
-  return { cancelled, closedSignalIds };
 }
 
 function describe(action: EmergencyAction, actor: string, paused: number, orders: number, cancelled: number): string {

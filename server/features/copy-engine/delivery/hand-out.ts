@@ -18,6 +18,7 @@ import { executions } from "../../../db/schema.ts";
 import { ofTenant } from "../../../db/scope.ts";
 import type { AppContext } from "../../../http/context.ts";
 import { expiredUndelivered } from "./expiry.ts";
+import { giveBackOrders } from "./give-back.ts";
 import { toSlaveOrder } from "./order-mapper.ts";
 import type { NewExecution } from "../store/record-event.ts";
 
@@ -41,18 +42,6 @@ export function offeredAtInsert(rows: NewExecution[], connectedHere: (slaveAccou
     out[i] = { ...r, deliveryCount: 1, deliveredAt: now, leaseUntil: new Date(now.getTime() + DELIVERY_LEASE_MS) };
   }
   return out ?? rows;
-}
-
-/**
- * Gives back leases taken by a claim whose poll had already been answered: the orders become
- * claimable at once (the EA's next poll) instead of after the 10 s lease.
- */
-export async function releaseOrders(relaxedDb: Db, tenantId: string, orderIds: string[]): Promise<void> {
-  if (orderIds.length === 0) return;
-  await relaxedDb
-    .update(executions)
-    .set({ deliveryCount: sql`greatest(${executions.deliveryCount} - 1, 0)`, leaseUntil: null })
-    .where(ofTenant(executions, tenantId, inArray(executions.id, orderIds), eq(executions.status, "pending")));
 }
 
 /** Orders by slave account id, oldest first within each. */
@@ -110,7 +99,7 @@ export async function handClaimed(ctx: AppContext, tenantId: string, orders: Ord
     accounts.push(accountId);
   }
   if (untaken.length === 0) return untaken;
-  await releaseOrders(ctx.relaxedDb, tenantId, untaken);
+  await giveBackOrders(ctx, tenantId, untaken);
   for (const accountId of accounts) ctx.delivery.dropIdle(accountId, true);
   return untaken;
 }

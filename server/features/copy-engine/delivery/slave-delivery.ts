@@ -14,7 +14,8 @@ import type { AppContext } from "../../../http/context.ts";
 import { expireAndPublish } from "../effects.ts";
 import type { ExecutionRow } from "../../signals/mappers.ts";
 import type { OrderDelivery } from "./delivery.ts";
-import { DELIVERY_LEASE_MS, releaseOrders } from "./hand-out.ts";
+import { giveBackOrders } from "./give-back.ts";
+import { DELIVERY_LEASE_MS } from "./hand-out.ts";
 import { toSlaveOrder } from "./order-mapper.ts";
 
 const claimText = (redeliver: boolean) => `update executions set delivery_count = delivery_count + 1,
@@ -163,7 +164,7 @@ export const orderSource = (
       return claimDeliverable(ctx, tenantId, accountId, opts).finally(() => afterFirstClaim?.());
     },
     // Then the account's other parked poll, if any, claims them now.
-    release: (ids) => releaseOrders(ctx.relaxedDb, tenantId, ids).then(() => ctx.delivery.dropIdle(accountId, true)),
+    release: (ids) => giveBackOrders(ctx, tenantId, ids).then(() => ctx.delivery.dropIdle(accountId, true)),
     probe: () => (ctx.delivery.isIdle(accountId) ? Promise.resolve(false) : probeOf(ctx.relaxedDb).add({ tenantId, accountId, redeliver: opts.redeliver })),
   };
 };

@@ -39,7 +39,9 @@ export type PauseKeepReason = "not_pending" | "handed_out" | "close_all" | "foll
 
 export type PauseDecision = { kind: "cancel"; code: VerdictCode; message: string } | { kind: "keep"; reason: PauseKeepReason };
 
-const OPENING = new Set(["OPEN", "PENDING_OPEN"]);
+/** The actions that open a copy: what a pause cancels when never handed out. */
+export const OPENING_ACTIONS: ReadonlySet<string> = new Set(["OPEN", "PENDING_OPEN"]);
+const OPENING = OPENING_ACTIONS;
 
 /**
  * Decides, for each queued order of the organisation, whether pausing cancels it or keeps it.
