@@ -46,7 +46,7 @@ export async function processSignalEvent(
   input: SignalEventRequest,
   batcher: SignalBatcher = signalBatcherOf(ctx.db),
 ): Promise<{ body: SignalAccepted; effects: CopyEffects }> {
-  const { outcome, body } = await batcher.submit(input.tenantId, (tx, batch) => applySignalEvent(tx, input, batch, (id) => ctx.delivery.isConnected(id)));
+  const { outcome, body } = await batcher.submit(input.tenantId, (tx, batch) => applySignalEvent(tx, input, batch, (id) => ctx.delivery.reserveWaiter(id)));
   const effects = emptyEffects();
   (outcome.newSignal ? effects.newSignals : effects.updatedSignals).push(outcome.signal);
   effects.updatedSignals.push(...outcome.otherSignals);
@@ -59,14 +59,15 @@ export async function processSignalEvent(
 /**
  * One event inside its batch's transaction (the tenant lock is held): plan, write the outbox
  * record, end a signal nobody holds, and count the opens it queued into the batch's slave states.
- * The orders of slaves `connectedHere` are inserted handed out (delivery/hand-out.ts
- * offeredAtInsert): effects.ts gives them to those connections after the commit.
+ * The orders of slaves whose connection here is `promised` to this event are inserted handed out
+ * (delivery/hand-out.ts offeredAtInsert): effects.ts gives them to those connections after the
+ * commit.
  */
 async function applySignalEvent(
   tx: Db,
   input: SignalEventRequest,
   batch: SignalBatch,
-  connectedHere: (slaveAccountId: string) => boolean,
+  promised: (slaveAccountId: string) => boolean,
 ): Promise<{ outcome: EventOutcome; body: SignalAccepted }> {
   const { tenantId, event } = input;
   // A new id on every run: a batch retried with savepoints runs its events again.
@@ -94,7 +95,7 @@ async function applySignalEvent(
     event,
     receivedAt,
     terminalToBridgeMs: input.terminalToBridgeMs ?? null,
-    executions: offeredAtInsert(plan.executions, connectedHere, new Date()),
+    executions: offeredAtInsert(plan.executions, promised, new Date()),
     audits: plan.audits,
     idempotency: { tenantId: input.idempotency.tenantId, key: input.idempotency.key, status: SIGNAL_ACCEPTED_STATUS, body },
     signalChanges: plan.signalChanges,

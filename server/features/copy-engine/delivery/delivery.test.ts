@@ -20,6 +20,33 @@ describe("OrderDelivery", () => {
     expect(d.connectedAccounts().size).toBe(0);
   });
 
+  it("promises each parked poll to one signal's orders, a stream to every signal's", async () => {
+    const d = new OrderDelivery();
+    expect(d.reserveWaiter("a")).toBe(false); // nobody waits
+    const first = d.park("a");
+    const second = d.park("a");
+    expect(d.reserveWaiter("a")).toBe(true);
+    expect(d.reserveWaiter("a")).toBe(true);
+    expect(d.reserveWaiter("a")).toBe(false); // both polls are promised: a third signal's orders go by a claim
+    expect(d.give("a", [order("1")])).toBe(true);
+    expect(await first.orders).toEqual([order("1")]);
+    second.cancel();
+    const next = d.park("a");
+    expect(d.reserveWaiter("a")).toBe(true); // a new poll can be promised again
+    next.cancel();
+    d.attachStream("s", { send: () => undefined });
+    expect([d.reserveWaiter("s"), d.reserveWaiter("s"), d.reserveWaiter("s")]).toEqual([true, true, true]);
+  });
+
+  it("neither promises nor counts as waiting a poll whose first claim is under way", () => {
+    const d = new OrderDelivery();
+    const looking = d.park("a", undefined, true);
+    expect([d.isConnected("a"), d.isWaiting("a"), d.reserveWaiter("a")]).toEqual([true, false, false]);
+    looking.waiting();
+    expect([d.isWaiting("a"), d.reserveWaiter("a")]).toEqual([true, true]);
+    looking.cancel();
+  });
+
   it("releases every parked poll on shutdown", async () => {
     const d = new OrderDelivery();
     const p = d.park("a");

@@ -11,16 +11,27 @@
  * is followed by the pause's own cancellation (store/pause-store.ts), under the tenant's signal
  * lock like the pause itself, and published.
  */
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
-import { executions, tenants } from "../../../db/schema.ts";
-import { ofTenant } from "../../../db/scope.ts";
+import { rawStatement, runRaw } from "../../../db/raw.ts";
+import { tenants } from "../../../db/schema.ts";
 import { lockTenantSignals } from "../../../db/tenant-signal-lock.ts";
 import type { AppContext } from "../../../http/context.ts";
 import { writeAuditLog } from "../../audit/write-audit-log.ts";
 import { OPENING_ACTIONS } from "../domain/pause.ts";
 import { publishOutcomes } from "../publish-outcomes.ts";
 import { cancelQueuedOpens } from "../store/pause-store.ts";
+
+const releaseStatement = rawStatement(
+  "delivery_release",
+  `update executions set delivery_count = greatest(delivery_count - 1, 0), lease_until = null
+   where tenant_id = $1 and id = any($2::uuid[]) and status = 'pending'
+   returning id::text as id, action, delivery_count as "deliveryCount"`,
+  (r) => ({ id: String(r.id), action: String(r.action), deliveryCount: Number(r.deliveryCount) }),
+);
+const copyPausedStatement = rawStatement("delivery_copy_paused", `select copy_paused as "copyPaused" from tenants where id = $1`, (r) => r.copyPaused === true, {
+  prepared: true,
+});
 
 /**
  * Gives back the leases of `orderIds` (tenant-scoped, still pending): delivery count − 1 (never
@@ -29,11 +40,7 @@ import { cancelQueuedOpens } from "../store/pause-store.ts";
  */
 export async function releaseOrders(relaxedDb: Db, tenantId: string, orderIds: string[]): Promise<{ id: string; action: string; deliveryCount: number }[]> {
   if (orderIds.length === 0) return [];
-  return relaxedDb
-    .update(executions)
-    .set({ deliveryCount: sql`greatest(${executions.deliveryCount} - 1, 0)`, leaseUntil: null })
-    .where(ofTenant(executions, tenantId, inArray(executions.id, orderIds), eq(executions.status, "pending")))
-    .returning({ id: executions.id, action: executions.action, deliveryCount: executions.deliveryCount });
+  return runRaw(relaxedDb, releaseStatement, [tenantId, orderIds]);
 }
 
 /**
@@ -44,6 +51,13 @@ export async function releaseOrders(relaxedDb: Db, tenantId: string, orderIds: s
 export async function giveBackOrders(ctx: AppContext, tenantId: string, orderIds: string[], now = new Date()): Promise<number> {
   const released = await releaseOrders(ctx.relaxedDb, tenantId, orderIds);
   if (!released.some((r) => r.deliveryCount === 0 && OPENING_ACTIONS.has(r.action))) return 0;
+  // Read after the release has committed. A pause that committed before it is seen here. One
+  // under way is not, and needs nothing: the release either committed before the pause read the
+  // delivery counts (the pause then cancels the open itself) or waited for the pause's row lock
+  // and so ran after its commit (read here). Only a paused tenant takes the pause's lock (a
+  // give-back is common under load: a poll answered by an earlier signal before this one's commit).
+  const [paused] = await runRaw(ctx.db, copyPausedStatement, [tenantId]);
+  if (!paused) return 0;
   const done = await ctx.db.transaction(async (tx) => {
     // The pause's own lock: a pause under way commits first, and its flag is then read here.
     await lockTenantSignals(tx, tenantId);

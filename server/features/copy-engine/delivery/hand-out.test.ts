@@ -40,6 +40,18 @@ describe("offeredAtInsert", () => {
     expect(r.deliveryCount).toBeUndefined(); // the planned row is not changed
   });
 
+  it("asks once per slave, and hands out all of its orders in the event or none", () => {
+    const asked: string[] = [];
+    const oneEach = (id: string) => {
+      asked.push(id);
+      return id === "here";
+    };
+    const rows = [row("here"), row("away"), row("here", { action: "CLOSE" }), row("away")];
+    const out = offeredAtInsert(rows, oneEach, NOW);
+    expect(asked).toEqual(["here", "away"]);
+    expect(out.map((r) => r.deliveryCount ?? 0)).toEqual([1, 0, 1, 0]);
+  });
+
   it("returns the same array when nothing is handed out", () => {
     const rows = [row("away"), row("here", { status: "rejected" })];
     expect(offeredAtInsert(rows, connected, NOW)).toBe(rows);
@@ -135,11 +147,46 @@ describe.each(databaseKinds())("handing out new orders (%s)", (kind) => {
       // The first order needs a claim (a round trip); the second was recorded by its insert.
       const claiming = deliverNewOrders(t.ctx, tenantId, new Map(), new Map([[slaveId, [first.id]]]));
       const giving = deliverNewOrders(t.ctx, tenantId, new Map([[slaveId, [toSlaveOrder(leased!)]]]), new Map());
-      expect(got).toEqual([]); // the second waits for the first's claim
+      expect(got).toEqual([]); // the second waits for the first's claim, and goes out with it
       await Promise.all([claiming, giving]);
     } finally {
       detach();
     }
-    expect(got.map((orders) => orders.map((o) => o.orderId))).toEqual([[first.id], [second.id]]);
+    expect(got.map((orders) => orders.map((o) => o.orderId))).toEqual([[first.id, second.id]]);
+  });
+
+  it("claims a slave's orders of two commits one after the other, in commit order", async () => {
+    const { tenantId, slaveId } = await seedTenantWithSlave(t.ctx.db);
+    const first = await closeAll(tenantId, slaveId);
+    const second = await closeAll(tenantId, slaveId);
+    const got: string[][] = [];
+    const detach = t.ctx.delivery.attachStream(slaveId, { send: (orders) => got.push(orders.map((o) => o.orderId)) });
+    try {
+      await Promise.all([
+        deliverNewOrders(t.ctx, tenantId, new Map(), new Map([[slaveId, [first.id]]])),
+        deliverNewOrders(t.ctx, tenantId, new Map(), new Map([[slaveId, [second.id]]])),
+      ]);
+    } finally {
+      detach();
+    }
+    expect(got).toEqual([[first.id], [second.id]]);
+  });
+
+  it("wakes a poll still in its first claim instead of claiming for it, and announces the orders", async () => {
+    const { tenantId, slaveId } = await seedTenantWithSlave(t.ctx.db);
+    const order = await closeAll(tenantId, slaveId);
+    let woken = 0;
+    const looking = t.ctx.delivery.park(slaveId, () => woken++, true);
+    const announced: string[][] = [];
+    t.ctx.delivery.announce = (_tenant, ids) => announced.push(ids);
+    try {
+      await deliverNewOrders(t.ctx, tenantId, new Map(), new Map([[slaveId, [order.id]]]));
+    } finally {
+      t.ctx.delivery.announce = null;
+      looking.cancel();
+    }
+    expect(woken).toBe(1);
+    expect(announced).toEqual([[order.id]]);
+    expect((await rowsOf([order.id]))[0]).toMatchObject({ deliveryCount: 0, leaseUntil: null }); // left for the poll's own claim
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Recording a hand-out before the EA has the order, and handing new orders out (delivery.ts).
- * A slave whose poll is parked (or whose stream is open) here when the signal is recorded gets
- * its order the moment the transaction commits; the insert writes that hand-out itself
+ * A slave whose poll is parked (or whose stream is open) here when the signal is recorded, that
+ * poll not promised to another signal yet (delivery.ts reserveWaiter), gets its order the moment
+ * the transaction commits; the insert writes that hand-out itself
  * (offeredAtInsert: delivery count 1, first delivery time, a lease), so it is durable with the
  * order, under the tenant's signal lock, before any EA sees it — no statement follows the commit,
  * and an emergency pause on any instance (which takes the same lock) finds the order handed out
@@ -26,18 +27,25 @@ import type { NewExecution } from "../store/record-event.ts";
 export const DELIVERY_LEASE_MS = 10_000;
 
 /**
- * The rows to insert, with the hand-out written into every pending order whose slave
- * `connectedHere` (delivery.ts isConnected) and whose lifetime has not already ended
- * (`expiresAt` ≤ `now`: delivery/expiry.ts rejects it instead). Other rows are returned as they
- * are; the array is the same when nothing changes. `now`: the hand-out time (delivered_at), the
- * lease runs DELIVERY_LEASE_MS from it.
+ * The rows to insert, with the hand-out written into the pending orders of every slave for which
+ * `promised` holds (delivery.ts reserveWaiter: asked once per slave, on its first pending order
+ * whose lifetime has not already ended — `expiresAt` ≤ `now`: delivery/expiry.ts rejects it
+ * instead). Other rows are returned as they are; the array is the same when nothing changes.
+ * `now`: the hand-out time (delivered_at), the lease runs DELIVERY_LEASE_MS from it.
  */
-export function offeredAtInsert(rows: NewExecution[], connectedHere: (slaveAccountId: string) => boolean, now: Date): NewExecution[] {
+export function offeredAtInsert(rows: NewExecution[], promised: (slaveAccountId: string) => boolean, now: Date): NewExecution[] {
   let out: NewExecution[] | null = null;
+  const asked = new Map<string, boolean>();
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
-    if (r.status !== "pending" || (r.deliveryCount ?? 0) !== 0 || !connectedHere(r.slaveAccountId)) continue;
+    if (r.status !== "pending" || (r.deliveryCount ?? 0) !== 0) continue;
     if (r.expiresAt && r.expiresAt.getTime() <= now.getTime()) continue;
+    let yes = asked.get(r.slaveAccountId);
+    if (yes === undefined) {
+      yes = promised(r.slaveAccountId);
+      asked.set(r.slaveAccountId, yes);
+    }
+    if (!yes) continue;
     out ??= rows.slice();
     out[i] = { ...r, deliveryCount: 1, deliveredAt: now, leaseUntil: new Date(now.getTime() + DELIVERY_LEASE_MS) };
   }
@@ -104,19 +112,31 @@ export async function handClaimed(ctx: AppContext, tenantId: string, orders: Ord
   return untaken;
 }
 
-/** Per delivery registry: per account, the claim of its new orders still in flight (deliverNewOrders). */
-const claimsInFlight = new WeakMap<object, Map<string, Promise<void>>>();
+/**
+ * A claim of an account's new orders still in flight (deliverNewOrders): `extra`, the orders
+ * recorded by their insert meanwhile, go out with what it claims; `done` settles once it has
+ * given (or failed).
+ */
+interface ClaimInFlight {
+  extra: SlaveOrder[];
+  done: Promise<void>;
+}
+
+/** Per delivery registry: per account, its latest claim in flight. */
+const claimsInFlight = new WeakMap<object, Map<string, ClaimInFlight>>();
 
 /**
  * Hands the orders a transaction here just committed (effects.ts publishEffects), every one
  * recorded as handed out before an EA gets it: `recorded` — written handed out by their own
- * insert (hand-out.ts offeredAtInsert) — are given to their connections at once, in the same turn
- * of the event loop as the commit; `fresh` (order ids by slave, inserted undelivered) are claimed
- * in the database for the slaves connected here (one that connected while the transaction ran),
- * then given. Whatever no connection here takes is announced to the other instances (after its
- * lease is given back, when it had one). A slave's recorded orders wait behind a claim of its
- * earlier orders still in flight, so an EA never gets a follow-up before the open it follows.
- * Errors: the database's (a failed claim leaves the orders to the next poll).
+ * insert (offeredAtInsert) — are given to their connections at once, in the same turn of the
+ * event loop as the commit; `fresh` (order ids by slave, inserted undelivered) are claimed in the
+ * database for the slaves waiting here (a poll parked while the transaction ran, or promised to
+ * another signal; a stream), then given; a poll still in its first claim is woken to claim again.
+ * Whatever no connection here takes is announced to the other instances (after its lease is given
+ * back, when it had one). A slave's orders keep their commit order: while a claim of its earlier
+ * orders is in flight, its recorded orders go out with that claim's and its next claim starts
+ * after it — an EA never gets a follow-up before the open it follows. Errors: the database's (a
+ * failed claim leaves the orders to the next poll).
  */
 export async function deliverNewOrders(ctx: AppContext, tenantId: string, recorded: OrdersBySlave, fresh: Map<string, string[]>): Promise<void> {
   let inFlight = claimsInFlight.get(ctx.delivery);
@@ -124,42 +144,64 @@ export async function deliverNewOrders(ctx: AppContext, tenantId: string, record
     inFlight = new Map();
     claimsInFlight.set(ctx.delivery, inFlight);
   }
-  const now = new Map<string, SlaveOrder[]>();
-  const later: Promise<string[]>[] = [];
+  const now: OrdersBySlave = new Map();
   for (const [accountId, list] of recorded) {
-    const before = inFlight.get(accountId);
-    if (!before) now.set(accountId, list);
-    else later.push(before.then(() => handClaimed(ctx, tenantId, new Map([[accountId, list]]))));
+    const pending = inFlight.get(accountId);
+    if (pending) pending.extra.push(...list);
+    else now.set(accountId, list);
   }
+  // Given before anything else is done (the latency-critical part; handClaimed gives synchronously).
+  const work: Promise<string[]>[] = [now.size > 0 ? handClaimed(ctx, tenantId, now) : Promise.resolve([])];
   const untaken: string[] = [];
-  const claimFor: string[] = [];
-  const claimIds: string[] = [];
+  // Accounts with no claim in flight share one claim; the others each wait for theirs.
+  const together = new Map<string, string[]>();
   for (const [accountId, ids] of fresh) {
     // Whether taken here or not, the account has pending orders (delivery.ts `tracked`).
     ctx.delivery.noteOrders(accountId, ids);
-    if (ctx.delivery.isConnected(accountId)) {
-      claimFor.push(accountId);
-      claimIds.push(...ids);
-    } else untaken.push(...ids);
+    if (!ctx.delivery.isWaiting(accountId)) {
+      untaken.push(...ids);
+      // A poll whose first claim is under way claims again right after it, unless that claim
+      // found orders (it then answers with those; these go to the slave's next poll).
+      if (ctx.delivery.isConnected(accountId)) ctx.delivery.dropIdle(accountId, true);
+    } else if (inFlight.has(accountId)) work.push(claimAndGive(ctx, inFlight, tenantId, new Map([[accountId, ids]]), inFlight.get(accountId)!.done));
+    else together.set(accountId, ids);
   }
-  // Given before anything else is done (the latency-critical part; handClaimed gives synchronously).
-  const given = now.size > 0 ? handClaimed(ctx, tenantId, now) : Promise.resolve([]);
+  if (together.size > 0) work.push(claimAndGive(ctx, inFlight, tenantId, together, Promise.resolve()));
   if (untaken.length > 0) ctx.delivery.announce?.(tenantId, untaken);
-  if (claimFor.length > 0) {
-    const claim = claimListedOrders(ctx.relaxedDb, tenantId, claimFor, claimIds).then((orders) => handClaimed(ctx, tenantId, orders));
-    const settled = claim.then(
-      () => undefined,
-      () => undefined,
-    );
-    for (const accountId of claimFor) {
-      const chained = Promise.all([inFlight.get(accountId), settled]).then(() => undefined);
-      inFlight.set(accountId, chained);
-      void chained.then(() => {
-        if (inFlight.get(accountId) === chained) inFlight.delete(accountId);
-      });
-    }
-    later.push(claim);
-  }
-  const released = (await Promise.all([given, ...later])).flat();
+  const released = (await Promise.all(work)).flat();
   if (released.length > 0) ctx.delivery.announce?.(tenantId, released);
+}
+
+/**
+ * Claims `byAccount`'s orders once `after` settles, then gives them, each account's with the
+ * recorded orders that joined its claim meanwhile (oldest first); registered as each account's
+ * latest claim in flight until it has given. Returns the ids given back.
+ */
+function claimAndGive(ctx: AppContext, inFlight: Map<string, ClaimInFlight>, tenantId: string, byAccount: Map<string, string[]>, after: Promise<void>): Promise<string[]> {
+  const entries = new Map<string, ClaimInFlight>();
+  const result = after.then(async () => {
+    let claimed: OrdersBySlave;
+    try {
+      claimed = await claimListedOrders(ctx.relaxedDb, tenantId, [...byAccount.keys()], [...byAccount.values()].flat());
+    } catch (err) {
+      // The undelivered orders stay for the slave's next poll; the recorded ones still go out.
+      console.warn("claiming new orders failed:", err);
+      claimed = new Map();
+    }
+    for (const [accountId, entry] of entries) {
+      if (inFlight.get(accountId) === entry) inFlight.delete(accountId);
+      if (entry.extra.length > 0) claimed.set(accountId, [...(claimed.get(accountId) ?? []), ...entry.extra].sort((x, y) => x.createdAtMs - y.createdAtMs));
+    }
+    return handClaimed(ctx, tenantId, claimed);
+  });
+  const done = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  for (const accountId of byAccount.keys()) {
+    const entry: ClaimInFlight = { extra: [], done };
+    entries.set(accountId, entry);
+    inFlight.set(accountId, entry);
+  }
+  return result;
 }

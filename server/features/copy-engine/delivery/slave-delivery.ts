@@ -248,13 +248,15 @@ export async function pollOrders(
     return [];
   };
   // Park before looking, so an order committed between the query and the wait is not missed.
-  const parked = delivery.park(accountId, () => onWake());
+  const parked = delivery.park(accountId, () => onWake(), true);
   const claimed = await source.claim();
   if (claimed.length > 0 || opts.waitMs === 0) {
     parked.cancel();
     const pushed = await parked.orders;
     return handOver(mergeOrders(claimed, pushed));
   }
+  // Found nothing: the poll waits, and a signal being recorded may be promised to it.
+  parked.waiting();
   const abort = () => parked.cancel();
   aborted.addEventListener("abort", abort, { once: true });
   // Aborted while the first claim ran (the listener was not there yet): answer at once.
