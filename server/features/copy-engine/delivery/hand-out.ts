@@ -2,9 +2,9 @@
  * Recording a hand-out before the EA has the order, and handing new orders out (delivery.ts).
  * A slave whose poll is parked (or whose stream is open) here when the signal is recorded, that
  * poll not promised to another signal yet (delivery.ts reserveWaiter), gets its order the moment
- * the transaction commits; the insert writes that hand-out itself
- * (offeredAtInsert: delivery count 1, first delivery time, a lease), so it is durable with the
- * order, under the tenant's signal lock, before any EA sees it — no statement follows the commit,
+ * the transaction commits; the insert writes that hand-out itself (offeredAtInsert: delivery
+ * count 1, first delivery time, a lease), so it is durable with the order, under the tenant's
+ * signal lock, before any EA sees it — no statement follows the commit,
  * and an emergency pause on any instance (which takes the same lock) finds the order handed out
  * and keeps it. Other new orders are claimed in the database for the connections here, or
  * announced to the other instances (deliverNewOrders; remote-orders.ts claims them there). A claim

@@ -41,7 +41,6 @@ export type PauseDecision = { kind: "cancel"; code: VerdictCode; message: string
 
 /** The actions that open a copy: what a pause cancels when never handed out. */
 export const OPENING_ACTIONS: ReadonlySet<string> = new Set(["OPEN", "PENDING_OPEN"]);
-const OPENING = OPENING_ACTIONS;
 
 /**
  * Decides, for each queued order of the organisation, whether pausing cancels it or keeps it.
@@ -51,12 +50,12 @@ export function planPauseCancels(orders: readonly QueuedOrder[]): { order: Queue
   const cancel: PauseDecision = { kind: "cancel", code: PAUSE_CANCEL_CODE, message: PAUSE_CANCEL_MESSAGE };
   const undelivered = (o: QueuedOrder) => o.status === "pending" && o.deliveryCount === 0;
   // Copies whose open this pause cancels: their undelivered follow-ups go with it.
-  const cancelledCopies = new Set(orders.filter((o) => OPENING.has(o.action) && undelivered(o) && o.signalId !== null).map((o) => `${o.signalId}|${o.slaveAccountId}`));
+  const cancelledCopies = new Set(orders.filter((o) => OPENING_ACTIONS.has(o.action) && undelivered(o) && o.signalId !== null).map((o) => `${o.signalId}|${o.slaveAccountId}`));
   return orders.map((order) => {
     if (order.status !== "pending") return { order, decision: { kind: "keep", reason: "not_pending" } };
     if (order.deliveryCount > 0) return { order, decision: { kind: "keep", reason: "handed_out" } };
     if (order.action === "CLOSE_ALL") return { order, decision: { kind: "keep", reason: "close_all" } };
-    if (OPENING.has(order.action)) return { order, decision: cancel };
+    if (OPENING_ACTIONS.has(order.action)) return { order, decision: cancel };
     if (order.signalId !== null && cancelledCopies.has(`${order.signalId}|${order.slaveAccountId}`)) return { order, decision: cancel };
     return { order, decision: { kind: "keep", reason: "follow_of_live_copy" } };
   });
