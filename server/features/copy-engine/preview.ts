@@ -78,8 +78,8 @@ class RollBack<T> extends Error {
 
 /**
  * Runs `work` in a transaction that is always rolled back: whatever a loader might do, the
- * preview commits nothing. (Not READ ONLY: loadFollowContexts reads `for update`, which PostgreSQL
- * refuses in a read-only transaction; the row lock only waits for a signal being written.)
+ * preview commits nothing. (Not READ ONLY: loadFollowContexts reads `for no key update`, which
+ * PostgreSQL refuses in a read-only transaction; the row lock only waits for a signal being written.)
  */
 async function rolledBack<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
   try {

@@ -1,6 +1,6 @@
 /**
  * Store of a master follow-up (MODIFY, CLOSE, PENDING_MODIFY, PENDING_CANCEL; follow-signal.ts):
- * ONE query loads the active signals (legs) of the ticket (locked for update) with every slave's
+ * ONE query loads the active signals (legs) of the ticket (row-locked) with every slave's
  * copy of each (loadFollowContexts); the write is the outbox statement of store/record-event.ts, which also
  * stores the signal's new state (signalChangesOf).
  */
@@ -26,6 +26,11 @@ const signalRow = tableRow(signals, "s_");
 // Fixed text (db/raw.ts): built per call by Drizzle, this four-table join (every column of each)
 // cost about as much CPU in query building and row mapping as the database spent on it, on the
 // critical path of every master follow-up. Only the columns a holding needs are read beside the signal.
+// `for no key update`, the lock an UPDATE of the signal's own columns takes: it still excludes every
+// other writer of the signal, but not the key-share lock a foreign key check takes — `for update`
+// made a follow-up (and the tenant's whole signal batch) wait for every uncommitted report batch
+// that had inserted a position link of the signal, and those for the batch
+// (follow-lock-postgres.test.ts; the ingest benchmark's two commonest lock waits).
 const followContextsStatement = rawStatement(
   "follow_contexts",
   `select ${tableColumns(signals, "s", "s_")},
@@ -43,7 +48,7 @@ const followContextsStatement = rawStatement(
    left join symbol_specs ss on ss.tenant_id = s.tenant_id and ss.account_id = e.slave_account_id and ss.symbol = e.symbol
    where s.tenant_id = $1 and s.master_ticket = $2 and s.status = 'active'
    order by s.leg, e.created_at nulls first, e.id
-   for update of s`,
+   for no key update of s`,
   (r) => ({
     signal: signalRow(r),
     exec:
