@@ -51,6 +51,11 @@ export interface SignalEventInput {
    * from here instead of querying again. Absent: the open loads them itself.
    */
   slaveStates?: SlaveStateCache;
+  /**
+   * Settles once the batch's previous event has ended (signal-batcher.ts SignalBatch.afterPrevious):
+   * an open reads `slaveStates` only after it. Absent: nothing runs before this event.
+   */
+  afterPrevious?: Promise<void>;
 }
 
 /** A further leg a follow-up changed (netting master: domain/legs.ts), besides the plan's `signal`. */

@@ -58,10 +58,12 @@ export async function openSignal(tx: Db, input: SignalEventInput): Promise<Event
   const open = masterOpenOf(event, origin);
 
   // Load: the leg's claim and the slaves' states leave together (one round trip on PostgreSQL,
-  // behind the tenant's lock); the states do not depend on the new signal row.
+  // behind the tenant's lock); the states do not depend on the new signal row. In a batch the
+  // states are read once the previous event has counted its opens into them (its record may
+  // still be answering when this claim leaves: signal-batcher.ts).
   const [signal, { master: masterState, slaves }, copyPaused] = await Promise.all([
     claimSignal(tx, tenantId, master, event, receivedAt, origin, input.openOnly === true),
-    loadOpenContext(tx, tenantId, master, open.symbol, input.slaveStates),
+    (input.afterPrevious ?? Promise.resolve()).then(() => loadOpenContext(tx, tenantId, master, open.symbol, input.slaveStates)),
     input.copyPaused,
   ]);
 

@@ -74,7 +74,7 @@ async function applySignalEvent(
   const eventId = randomUUID();
   // Never the same millisecond as the tenant's previous event: its orders are claimed in this order.
   const receivedAt = batch.orderedAt(input.receivedAt);
-  const full: SignalEventInput = { ...input, receivedAt, eventId, copyPaused: batch.copyPaused, slaveStates: batch.slaveStates };
+  const full: SignalEventInput = { ...input, receivedAt, eventId, copyPaused: batch.copyPaused, slaveStates: batch.slaveStates, afterPrevious: batch.afterPrevious };
   const plan = event.type === "OPEN" || event.type === "PENDING_OPEN" ? await openSignal(tx, full) : await followSignal(tx, full);
   const queued = plan.executions.filter((x) => x.status === "pending").length;
   // Skipped copies (recorded verdicts, never delivered) are neither queued nor rejected.
@@ -105,7 +105,9 @@ async function applySignalEvent(
   // event on PostgreSQL, signal-batcher.ts); nothing below can fail.
   const created = ending.length === 0 ? await batch.commitWith(recording) : await recording;
   const closedSignalIds = ending.length > 0 ? await completeSignalsIfDone(tx, tenantId, ending, receivedAt) : [];
-  // Last: nothing after it can fail, so the in-memory counts never include a rolled-back open.
+  // Last: nothing after it can fail, so the in-memory counts never include a rolled-back open;
+  // and after the batch's previous event, which counted its own first.
+  await batch.afterPrevious;
   batch.slaveStates.countQueuedOpens(created);
   const outcome: EventOutcome = {
     signal: plan.signal,

@@ -6,7 +6,7 @@
  * others commit; a failed commit acknowledges none and the lane goes on; a lone event runs alone.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { SignalEvent, SignalEventType } from "#contract";
 import { databaseKinds } from "../../../e2e/support/databases.ts";
 import { accounts, auditLogs, executions, riskLimits, signals } from "../../db/schema.ts";
@@ -201,5 +201,64 @@ describe.each(databaseKinds())("signal group commit on %s", (kind) => {
     // The lane is idle again and serves the next event.
     expect(failing.pending(tenantId)).toBe(0);
     expect((await send(event("OPEN", "401"), failing)).body.queued).toBe(1);
+  });
+
+  it("starts a batch's next event once the one before has sent its last statement, before that statement answers", async () => {
+    // The first event finds the lane idle and runs alone; B and C queue behind it and share a batch.
+    let releaseLone: () => void = () => undefined;
+    const loneHeld = new Promise<void>((resolve) => (releaseLone = resolve));
+    const lone = batcher.submit(tenantId, async (tx) => {
+      await tx.execute(sql`select 1`);
+      await loneHeld;
+    });
+    // B's last statement answers when C has started — or, on a batcher that waits for B to end
+    // before starting C, when the fallback fires (the assertion below then fails; no hang).
+    let answerB: (by: string) => void = () => undefined;
+    const bAnswered = new Promise<string>((resolve) => (answerB = resolve));
+    const fallback = setTimeout(() => answerB("fallback"), 2_000);
+    const log: string[] = [];
+    const b = batcher.submit(tenantId, async (tx, batch) => {
+      const by = await batch.commitWith(bAnswered.then(async (who) => (await tx.execute(sql`select 2`), who)));
+      log.push("B ended");
+      return by;
+    });
+    const c = batcher.submit(tenantId, async (tx, batch) => {
+      log.push("C started");
+      answerB("C");
+      await tx.execute(sql`select 3`);
+      await batch.afterPrevious;
+      log.push("C after B");
+    });
+    releaseLone();
+    await lone;
+    const [by] = await Promise.all([b, c]);
+    clearTimeout(fallback);
+    expect(sizes).toEqual([1, 2]);
+    expect(by).toBe("C");
+    // What the batch keeps in memory for later events (slave states) is read after the event before has ended.
+    expect(log).toEqual(["C started", "B ended", "C after B"]);
+  });
+
+  it("starts no further event of a batch after one failed, and commits the batch again with savepoints", async () => {
+    let releaseLone: () => void = () => undefined;
+    const loneHeld = new Promise<void>((resolve) => (releaseLone = resolve));
+    const lone = batcher.submit(tenantId, () => loneHeld);
+    const started: string[] = [];
+    const job = (name: string, fail: boolean) =>
+      batcher.submit(tenantId, async (tx, batch) => {
+        started.push(name);
+        // A load, then the decision: a 409 is thrown before the event's last statement is sent.
+        await tx.execute(sql`select 1`);
+        if (fail) throw new AppError("conflict", `${name} fails`);
+        await batch.commitWith(tx.execute(sql`select 2`));
+        return name;
+      });
+    const settled = Promise.allSettled([job("B", false), job("C", true), job("D", false)]);
+    releaseLone();
+    await lone;
+    expect((await settled).map((s) => s.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    // First run: B, then C, which fails before its last statement (D never starts); then B, C, D with savepoints.
+    expect(started).toEqual(["B", "C", "B", "C", "D"]);
+    expect(sizes).toEqual([1, 3]);
   });
 });

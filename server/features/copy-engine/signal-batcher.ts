@@ -50,10 +50,18 @@ export interface SignalBatch {
   /**
    * Waits for an event's LAST statement (`last`, just started, not awaited) and, when the batch is
    * that one event on PostgreSQL, commits with it: COMMIT leaves behind the statement, one round
-   * trip (db/opened-transaction.ts commitWith). The event must then run nothing that can fail.
-   * In a batch of several events it only waits: the batch commits after its last event.
+   * trip (db/opened-transaction.ts commitWith). The event must then send no further statement and
+   * run nothing that can fail. In a batch of several events it only waits, and the batch's next
+   * event starts at once: its statements leave behind this one's (see `afterPrevious`).
    */
   commitWith<T>(last: Promise<T>): Promise<T>;
+  /**
+   * Settles once the batch's previous event has ended (at once for the first). An event reads or
+   * changes what the batch keeps in memory for the events after it (`slaveStates`) only after
+   * this: the next event starts as soon as the previous one has SENT its last statement
+   * (`commitWith`), while that statement's answer is still on its way.
+   */
+  afterPrevious: Promise<void>;
 }
 
 /** One event's work inside the batch's transaction; `tx` may sit inside a savepoint. */
@@ -179,20 +187,20 @@ export class SignalBatcher {
         size: jobs.length,
         orderedAt: (at) => this.orderedAt(tenantId, at),
         commitWith: lone ? (last) => opened.commitWith(last) : (last) => last,
+        afterPrevious: Promise.resolve(),
       };
       // Read by the events when they plan; never an unhandled rejection when none does (the
       // transaction reports the lock's error).
       batch.copyPaused.catch(() => undefined);
+      if (mode !== "savepoints") {
+        const results = await runOverlapped(tx, batch, jobs);
+        const failed = results.find((r) => !r.ok);
+        if (failed) throw mode === "single" ? failed.error : new RetryWithSavepoints();
+        if (this.options.beforeCommit) await this.options.beforeCommit(tx, batch);
+        return results;
+      }
       const results: Settled[] = [];
       for (const job of jobs) {
-        if (mode !== "savepoints") {
-          try {
-            results.push({ ok: true, value: await job.work(tx, batch) });
-          } catch (err) {
-            throw mode === "single" ? err : new RetryWithSavepoints();
-          }
-          continue;
-        }
         await tx.execute(sql.raw("savepoint signal_event"));
         let failure: { error: unknown } | null = null;
         let value: unknown;
@@ -216,6 +224,46 @@ export class SignalBatcher {
       return results;
     });
   }
+}
+
+/**
+ * Runs a batch's events without savepoints, each starting once the one before it has sent its last
+ * statement (SignalBatch.commitWith) or ended: on the batch's one connection the statements leave
+ * in event order, so an event's loads still see every write of the events before it, but the
+ * answer of one event's record and the next event's loads share a round trip (a batch of n events
+ * took 2n round trips one after another). After an event fails no further one starts (the
+ * transaction is rolled back and run again with savepoints); every started event is waited for, so
+ * no statement of the batch is in flight when it ends. Never throws: one settlement per started
+ * event (the events not started are left out).
+ */
+async function runOverlapped(tx: Db, batch: SignalBatch, jobs: Job[]): Promise<Settled[]> {
+  const runs: Promise<Settled>[] = [];
+  let previous: Promise<void> = Promise.resolve();
+  let failed = false;
+  for (const job of jobs) {
+    if (failed) break;
+    let sent: () => void = () => undefined;
+    const lastSent = new Promise<void>((resolve) => (sent = resolve));
+    const own: SignalBatch = {
+      ...batch,
+      afterPrevious: previous,
+      // A lone event commits with its record; in a batch the next event may start.
+      commitWith: (last) => (batch.size === 1 ? batch.commitWith(last) : (sent(), last)),
+    };
+    const run = (async (): Promise<Settled> => {
+      try {
+        return { ok: true, value: await job.work(tx, own) };
+      } catch (error) {
+        failed = true;
+        return { ok: false, error };
+      }
+    })();
+    runs.push(run);
+    const ended = run.then(() => undefined);
+    await Promise.race([lastSent, ended]);
+    previous = ended;
+  }
+  return Promise.all(runs);
 }
 
 /**
