@@ -40,7 +40,11 @@ export function accountLabel(a: Pick<AccountRow, "alias" | "accountNumber">): st
 
 /**
  * Inside the heartbeat transaction, before the account update: locks the slave's row (so a
- * concurrent resume is not overwritten), loads what protection needs and decides.
+ * concurrent resume is not overwritten), loads what protection needs and decides. The lock is
+ * `for no key update`, the one the account update takes anyway: it excludes the other writers of
+ * the row but not the key-share lock of a foreign key check, so a signal batch inserting this
+ * slave's orders and a report batch inserting its position links neither wait for a heartbeat nor
+ * hold one up (`for update` did both: heartbeat-lock-postgres.test.ts).
  * `equity` is the heartbeat's (account currency, decimal string); `brokerUtcOffsetSec` the offset
  * the heartbeat reports, or the stored one. Throws when the account vanished.
  */
@@ -51,7 +55,7 @@ export async function planProtection(tx: Db, account: Pick<AccountRow, "id" | "t
     .leftJoin(riskLimits, and(eq(riskLimits.tenantId, accounts.tenantId), eq(riskLimits.accountId, accounts.id)))
     .leftJoin(copySettings, and(eq(copySettings.tenantId, accounts.tenantId), eq(copySettings.slaveAccountId, accounts.id)))
     .where(ofTenantById(accounts, account.tenantId, account.id))
-    .for("update", { of: accounts });
+    .for("no key update", { of: accounts });
   if (!loaded) throw new Error("heartbeat account vanished");
   const row = loaded.account;
   const settings = settingsOf(loaded.settings === null ? null : { settings: loaded.settings });

@@ -23,7 +23,9 @@ export const NOT_CLOSE_ONLY = "Account is not close-only";
  */
 export async function resumeCopying(ctx: AppContext, tenantId: string, accountId: string, actor: string, now = new Date()): Promise<Account> {
   const updated = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(accounts).where(ofTenantById(accounts, tenantId, accountId, isNull(accounts.deletedAt))).for("update");
+    // `no key update` as the heartbeat's (heartbeat-protection.ts): the two exclude each other,
+    // neither a signal batch inserting this slave's orders.
+    const [row] = await tx.select().from(accounts).where(ofTenantById(accounts, tenantId, accountId, isNull(accounts.deletedAt))).for("no key update");
     if (!row) throw notFound("Account");
     if (row.closeOnlyCode === null) throw conflict(NOT_CLOSE_ONLY);
     const resumedDay = brokerDayOf(now.getTime(), row.brokerUtcOffsetSec);
