@@ -46,7 +46,8 @@ export async function processSignalEvent(
   input: SignalEventRequest,
   batcher: SignalBatcher = signalBatcherOf(ctx.db),
 ): Promise<{ body: SignalAccepted; effects: CopyEffects }> {
-  const { outcome, body } = await batcher.submit(input.tenantId, (tx, batch) => applySignalEvent(tx, input, batch, (id) => ctx.delivery.reserveWaiter(id)));
+  // Keyed by the master ticket: the events of one ticket in a batch run one after another.
+  const { outcome, body } = await batcher.submit(input.tenantId, (tx, batch) => applySignalEvent(tx, input, batch, (id) => ctx.delivery.reserveWaiter(id)), input.event.order.ticket);
   const effects = emptyEffects();
   (outcome.newSignal ? effects.newSignals : effects.updatedSignals).push(outcome.signal);
   effects.updatedSignals.push(...outcome.otherSignals);
@@ -74,6 +75,8 @@ async function applySignalEvent(
   const eventId = randomUUID();
   // Never the same millisecond as the tenant's previous event: its orders are claimed in this order.
   const receivedAt = batch.orderedAt(input.receivedAt);
+  // In arrival order above; the statements wait for the earlier events of this ticket.
+  await batch.startTurn;
   const full: SignalEventInput = { ...input, receivedAt, eventId, copyPaused: batch.copyPaused, slaveStates: batch.slaveStates, afterPrevious: batch.afterPrevious };
   const plan = event.type === "OPEN" || event.type === "PENDING_OPEN" ? await openSignal(tx, full) : await followSignal(tx, full);
   const queued = plan.executions.filter((x) => x.status === "pending").length;
@@ -88,6 +91,8 @@ async function applySignalEvent(
     .map((l) => l.id);
   // The bridge's idempotency marker ran beside the loads; the record completes it, so not before.
   if (input.idempotency.begun) await input.idempotency.begun;
+  // The records of a batch leave in arrival order (signal-batcher.ts).
+  await batch.recordTurn;
   const recording = recordEvent(tx, {
     tenantId,
     eventId,

@@ -203,7 +203,7 @@ describe.each(databaseKinds())("signal group commit on %s", (kind) => {
     expect((await send(event("OPEN", "401"), failing)).body.queued).toBe(1);
   });
 
-  it("starts a batch's next event once the one before has sent its last statement, before that statement answers", async () => {
+  it("starts a batch's next event of the same ticket once the one before has sent its last statement, before that statement answers", async () => {
     // The first event finds the lane idle and runs alone; B and C queue behind it and share a batch.
     let releaseLone: () => void = () => undefined;
     const loneHeld = new Promise<void>((resolve) => (releaseLone = resolve));
@@ -223,6 +223,7 @@ describe.each(databaseKinds())("signal group commit on %s", (kind) => {
       return by;
     });
     const c = batcher.submit(tenantId, async (tx, batch) => {
+      await batch.startTurn;
       log.push("C started");
       answerB("C");
       await tx.execute(sql`select 3`);
@@ -239,26 +240,87 @@ describe.each(databaseKinds())("signal group commit on %s", (kind) => {
     expect(log).toEqual(["C started", "B ended", "C after B"]);
   });
 
-  it("starts no further event of a batch after one failed, and commits the batch again with savepoints", async () => {
+  it("lets an event of another ticket load while an earlier one works, and holds one of the same ticket back", async () => {
+    let releaseLone: () => void = () => undefined;
+    const loneHeld = new Promise<void>((resolve) => (releaseLone = resolve));
+    const lone = batcher.submit(tenantId, () => loneHeld, "1");
+    // B (ticket 1) finishes its loads when C (ticket 2) has loaded — or, on a batcher that runs the
+    // events one after another, when the fallback fires (the assertion below then fails; no hang).
+    let loadedC: (by: string) => void = () => undefined;
+    const cLoaded = new Promise<string>((resolve) => (loadedC = resolve));
+    const fallback = setTimeout(() => loadedC("fallback"), 2_000);
+    const log: string[] = [];
+    const b = batcher.submit(
+      tenantId,
+      async (tx, batch) => {
+        await batch.startTurn;
+        await tx.execute(sql`select 1`);
+        const by = await cLoaded;
+        await batch.recordTurn;
+        log.push("B record");
+        await batch.commitWith(tx.execute(sql`select 2`));
+        return by;
+      },
+      "1",
+    );
+    const c = batcher.submit(
+      tenantId,
+      async (tx, batch) => {
+        await batch.startTurn;
+        await tx.execute(sql`select 3`);
+        log.push("C loaded");
+        loadedC("C");
+        await batch.recordTurn;
+        log.push("C record");
+        await batch.commitWith(tx.execute(sql`select 4`));
+      },
+      "2",
+    );
+    const d = batcher.submit(
+      tenantId,
+      async (tx, batch) => {
+        await batch.startTurn;
+        log.push("D loads");
+        await batch.commitWith(tx.execute(sql`select 5`));
+      },
+      "1",
+    );
+    releaseLone();
+    await lone;
+    const [by] = await Promise.all([b, c, d]);
+    clearTimeout(fallback);
+    expect(sizes).toEqual([1, 3]);
+    expect(by).toBe("C");
+    // C loaded before B sent its record, but the records leave in arrival order; D (ticket 1) loads
+    // only once B has sent its last statement.
+    expect(log).toEqual(["C loaded", "B record", "C record", "D loads"]);
+  });
+
+  it("runs a batch again with savepoints when an event fails, the others committed", async () => {
     let releaseLone: () => void = () => undefined;
     const loneHeld = new Promise<void>((resolve) => (releaseLone = resolve));
     const lone = batcher.submit(tenantId, () => loneHeld);
     const started: string[] = [];
     const job = (name: string, fail: boolean) =>
-      batcher.submit(tenantId, async (tx, batch) => {
-        started.push(name);
-        // A load, then the decision: a 409 is thrown before the event's last statement is sent.
-        await tx.execute(sql`select 1`);
-        if (fail) throw new AppError("conflict", `${name} fails`);
-        await batch.commitWith(tx.execute(sql`select 2`));
-        return name;
-      });
+      batcher.submit(
+        tenantId,
+        async (tx, batch) => {
+          await batch.startTurn;
+          started.push(name);
+          // A load, then the decision: a 409 is thrown before the event's last statement is sent.
+          await tx.execute(sql`select 1`);
+          if (fail) throw new AppError("conflict", `${name} fails`);
+          await batch.commitWith(tx.execute(sql`select 2`));
+          return name;
+        },
+        name,
+      );
     const settled = Promise.allSettled([job("B", false), job("C", true), job("D", false)]);
     releaseLone();
     await lone;
     expect((await settled).map((s) => s.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
-    // First run: B, then C, which fails before its last statement (D never starts); then B, C, D with savepoints.
-    expect(started).toEqual(["B", "C", "B", "C", "D"]);
+    // First run: all three (other tickets), C failing; then B, C, D again, each in its savepoint.
+    expect(started).toEqual(["B", "C", "D", "B", "C", "D"]);
     expect(sizes).toEqual([1, 3]);
   });
 });
