@@ -11,6 +11,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accounts } from "../../db/schema.ts";
 import { createTestContext, seedCopyTenant, type TestContext } from "../../test-support/context.ts";
+import { answeredWithin, holdOnOtherConnection } from "../../test-support/lock-waits.ts";
 import type { AccountRow } from "../accounts/mappers.ts";
 import { recordHeartbeat } from "../bridge/heartbeat.ts";
 
@@ -27,25 +28,6 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a slave heartbeat's account lock 
   });
   afterAll(async () => t?.close());
 
-  /** A transaction on another connection, `statement` run in it; rolled back by `end`. */
-  async function openOnOtherConnection(statement: string, params: unknown[]) {
-    if (t.database.driver.kind !== "postgres") throw new Error("PostgreSQL expected");
-    const conn = await t.database.driver.pool.connect();
-    await conn.query("begin");
-    await conn.query(statement, params);
-    return {
-      conn,
-      end: async () => {
-        await conn.query("rollback");
-        conn.release();
-      },
-    };
-  }
-
-  /** "answered" when `work` settles first, "waiting" when `ms` pass (the work is still awaited afterwards). */
-  const within = (ms: number, work: Promise<unknown>) =>
-    Promise.race([work.then(() => "answered"), new Promise<string>((resolve) => setTimeout(() => resolve("waiting"), ms))]);
-
   const heartbeat = async (equity: string) => {
     const [row] = await t.ctx.db.select().from(accounts).where(eq(accounts.id, slave.id));
     return recordHeartbeat(t.ctx, row!, { balance: "10000", equity, currency: "USD" });
@@ -55,10 +37,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a slave heartbeat's account lock 
     "insert into executions (tenant_id, slave_account_id, action, status, volume) values ($1, $2, 'OPEN', 'pending', '0.10')";
 
   it("is not held up by an uncommitted insert of the slave's orders", async () => {
-    const batch = await openOnOtherConnection(insertOrder, [tenantId, slave.id]);
+    const batch = await holdOnOtherConnection(t.database, insertOrder, [tenantId, slave.id]);
     try {
       const beat = heartbeat("9990");
-      expect(await within(3_000, beat)).toBe("answered");
+      expect(await answeredWithin(3_000, beat)).toBe("answered");
       expect(await beat).toMatchObject({ equity: "9990" });
     } finally {
       await batch.end();
@@ -66,10 +48,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a slave heartbeat's account lock 
   });
 
   it("still waits for a transaction that updates the account", async () => {
-    const writer = await openOnOtherConnection("update accounts set close_only_code = null where id = $1", [slave.id]);
+    const writer = await holdOnOtherConnection(t.database, "update accounts set close_only_code = null where id = $1", [slave.id]);
     const beat = heartbeat("9980");
     try {
-      expect(await within(1_000, beat)).toBe("waiting");
+      expect(await answeredWithin(1_000, beat)).toBe("waiting");
     } finally {
       await writer.end();
     }

@@ -12,6 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SignalEvent, SignalEventType } from "#contract";
 import { createTestContext, seedCopyTenant, type TestContext } from "../../../test-support/context.ts";
+import { answeredWithin, holdOnOtherConnection } from "../../../test-support/lock-waits.ts";
 import type { AccountRow } from "../../accounts/mappers.ts";
 import { processSignalEvent } from "../process-signal.ts";
 
@@ -43,34 +44,17 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a master follow-up's signal lock 
     return processSignalEvent(t.ctx, { tenantId, master, event, receivedAt: new Date(), idempotency: { tenantId, key: event.idempotencyKey } });
   };
 
-  /** Runs `statement` (taking its locks) in a transaction of another connection, until `end` is called (rolled back). */
-  async function holdOnOtherConnection(statement: string, params: unknown[]): Promise<{ end: () => Promise<void> }> {
-    if (t.database.driver.kind !== "postgres") throw new Error("PostgreSQL expected");
-    const conn = await t.database.driver.pool.connect();
-    await conn.query("begin");
-    await conn.query(statement, params);
-    return {
-      end: async () => {
-        await conn.query("rollback");
-        conn.release();
-      },
-    };
-  }
-
-  /** "answered" when `work` settles first, "waiting" when `ms` pass (the work is still awaited afterwards). */
-  const within = (ms: number, work: Promise<unknown>) =>
-    Promise.race([work.then(() => "answered"), new Promise<string>((resolve) => setTimeout(() => resolve("waiting"), ms))]);
-
   it("is not held up by a report batch inserting the copy's position link", async () => {
     const opened = await send("OPEN", "100");
     // The fill's link, not committed yet: its foreign key check holds a key-share lock on the signal.
     const fill = await holdOnOtherConnection(
+      t.database,
       "insert into position_links (tenant_id, signal_id, slave_account_id, slave_ticket, volume, status) values ($1, $2, $3, '9001', '0.50', 'open')",
       [tenantId, opened.body.signalId, slave.id],
     );
     try {
       const modify = send("MODIFY", "100", { sl: "1.05" });
-      expect(await within(3_000, modify)).toBe("answered");
+      expect(await answeredWithin(3_000, modify)).toBe("answered");
       expect((await modify).body).toMatchObject({ type: "MODIFY", signalId: opened.body.signalId });
     } finally {
       await fill.end();
@@ -79,10 +63,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a master follow-up's signal lock 
 
   it("still waits for a transaction that updates the signal", async () => {
     const opened = await send("OPEN", "200");
-    const writer = await holdOnOtherConnection("update signals set sl = 1.01 where id = $1", [opened.body.signalId]);
+    const writer = await holdOnOtherConnection(t.database, "update signals set sl = 1.01 where id = $1", [opened.body.signalId]);
     const modify = send("MODIFY", "200", { sl: "1.05" });
     try {
-      expect(await within(1_000, modify)).toBe("waiting");
+      expect(await answeredWithin(1_000, modify)).toBe("waiting");
     } finally {
       await writer.end();
     }
