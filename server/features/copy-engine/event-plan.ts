@@ -52,8 +52,9 @@ export interface SignalEventInput {
    */
   slaveStates?: SlaveStateCache;
   /**
-   * Settles once the batch's previous event has ended (signal-batcher.ts SignalBatch.afterPrevious):
-   * an open reads `slaveStates` only after it. Absent: nothing runs before this event.
+   * Settles once the batch's previous event has counted its opens into `slaveStates`
+   * (signal-batcher.ts SignalBatch.afterPrevious): an open reads them only after it. Absent:
+   * nothing runs before this event.
    */
   afterPrevious?: Promise<void>;
 }

@@ -79,6 +79,10 @@ async function applySignalEvent(
   await batch.startTurn;
   const full: SignalEventInput = { ...input, receivedAt, eventId, copyPaused: batch.copyPaused, slaveStates: batch.slaveStates, afterPrevious: batch.afterPrevious };
   const plan = event.type === "OPEN" || event.type === "PENDING_OPEN" ? await openSignal(tx, full) : await followSignal(tx, full);
+  // The opens just planned count against the next events' limits (maxPositions) at once: the next
+  // event reads the slave states once this one has sent its record (signal-batcher.ts). Were the
+  // record to fail, the batch runs again on fresh states (with savepoints, reset on each failure).
+  batch.slaveStates.countQueuedOpens(plan.executions.map((x) => ({ slaveAccountId: x.slaveAccountId, action: x.action, status: x.status ?? "pending" })));
   const queued = plan.executions.filter((x) => x.status === "pending").length;
   // Skipped copies (recorded verdicts, never delivered) are neither queued nor rejected.
   const rejected = plan.executions.filter((x) => x.status === "rejected").length;
@@ -110,10 +114,6 @@ async function applySignalEvent(
   // event on PostgreSQL, signal-batcher.ts); nothing below can fail.
   const created = ending.length === 0 ? await batch.commitWith(recording) : await recording;
   const closedSignalIds = ending.length > 0 ? await completeSignalsIfDone(tx, tenantId, ending, receivedAt) : [];
-  // Last: nothing after it can fail, so the in-memory counts never include a rolled-back open;
-  // and after the batch's previous event, which counted its own first.
-  await batch.afterPrevious;
-  batch.slaveStates.countQueuedOpens(created);
   const outcome: EventOutcome = {
     signal: plan.signal,
     newSignal: plan.newSignal,

@@ -72,9 +72,9 @@ export interface SignalBatch {
    */
   recordTurn: Promise<void>;
   /**
-   * Settles once the batch's previous event has ended (at once for the first). An event reads or
-   * changes what the batch keeps in memory for the events after it (`slaveStates`) only after
-   * this, since the events before it may still be running.
+   * Settles once the batch's previous event has sent its last statement or ended (at once for the
+   * first): by then it has counted its opens into `slaveStates` (process-signal.ts counts them as
+   * soon as they are planned). An event reads the slave states only after this.
    */
   afterPrevious: Promise<void>;
 }
@@ -250,7 +250,7 @@ export class SignalBatcher {
  * statements held back by its turns (SignalBatch.startTurn, recordTurn, afterPrevious): an event
  * loads once the earlier events of its ticket have sent their last statement, so it still sees
  * their writes, while events of other tickets load meanwhile; the records leave in arrival order;
- * the in-memory slave states are read in turn. A batch of n events took 2n round trips one after
+ * the in-memory slave states are read in turn, each event's opens counted before the next reads. A batch of n events took 2n round trips one after
  * another. Every event is waited for, so no statement of the batch is in flight when it ends; after
  * an event failed, the batch is rolled back and run again with savepoints (the caller). Never
  * throws: one settlement per event.
@@ -258,7 +258,6 @@ export class SignalBatcher {
 function runOverlapped(tx: Db, batch: SignalBatch, jobs: Job[]): Promise<Settled[]> {
   /** Per event: settles once it has sent its last statement or ended. */
   const sentOrEnded: Promise<void>[] = [];
-  const ended: Promise<void>[] = [];
   const runs = jobs.map((job, k) => {
     let sent: () => void = () => undefined;
     const lastSent = new Promise<void>((resolve) => (sent = resolve));
@@ -267,7 +266,7 @@ function runOverlapped(tx: Db, batch: SignalBatch, jobs: Job[]): Promise<Settled
       ...batch,
       startTurn: Promise.all(sameTicket).then(() => undefined),
       recordTurn: k === 0 ? Promise.resolve() : sentOrEnded[k - 1]!,
-      afterPrevious: k === 0 ? Promise.resolve() : ended[k - 1]!,
+      afterPrevious: k === 0 ? Promise.resolve() : sentOrEnded[k - 1]!,
       // A lone event commits with its record; in a batch the events waiting for this one may go on.
       commitWith: (last) => (batch.size === 1 ? batch.commitWith(last) : (sent(), last)),
     };
@@ -278,9 +277,7 @@ function runOverlapped(tx: Db, batch: SignalBatch, jobs: Job[]): Promise<Settled
         return { ok: false, error };
       }
     })();
-    const end = run.then(() => undefined);
-    ended.push(end);
-    sentOrEnded.push(Promise.race([lastSent, end]));
+    sentOrEnded.push(Promise.race([lastSent, run.then(() => undefined)]));
     return run;
   });
   return Promise.all(runs);
