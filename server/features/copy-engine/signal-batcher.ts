@@ -54,8 +54,8 @@ export interface SignalBatch {
    * Waits for an event's LAST statement (`last`, just started, not awaited) and, when the batch is
    * that one event on PostgreSQL, commits with it: COMMIT leaves behind the statement, one round
    * trip (db/opened-transaction.ts commitWith). The event must then send no further statement and
-   * run nothing that can fail. In a batch of several events it only waits, and the batch's next
-   * event starts at once: its statements leave behind this one's (see `afterPrevious`).
+   * run nothing that can fail. In a batch of several events it only waits, and the events waiting
+   * for this one's statements (`startTurn`, `recordTurn`, `afterPrevious`) go on at once.
    */
   commitWith<T>(last: Promise<T>): Promise<T>;
   /**
@@ -250,10 +250,10 @@ export class SignalBatcher {
  * statements held back by its turns (SignalBatch.startTurn, recordTurn, afterPrevious): an event
  * loads once the earlier events of its ticket have sent their last statement, so it still sees
  * their writes, while events of other tickets load meanwhile; the records leave in arrival order;
- * the in-memory slave states are read in turn, each event's opens counted before the next reads. A batch of n events took 2n round trips one after
- * another. Every event is waited for, so no statement of the batch is in flight when it ends; after
- * an event failed, the batch is rolled back and run again with savepoints (the caller). Never
- * throws: one settlement per event.
+ * the in-memory slave states are read in turn, each event's opens counted before the next reads.
+ * A batch of n events took 2n round trips one after another. Every event is waited for, so no
+ * statement of the batch is in flight when it ends; after an event failed, the batch is rolled
+ * back and run again with savepoints (the caller). Never throws: one settlement per event.
  */
 function runOverlapped(tx: Db, batch: SignalBatch, jobs: Job[]): Promise<Settled[]> {
   /** Per event: settles once it has sent its last statement or ended. */
