@@ -82,7 +82,7 @@ async function applySignalEvent(
   // The opens just planned count against the next events' limits (maxPositions) at once: the next
   // event reads the slave states once this one has sent its record (signal-batcher.ts). Were the
   // record to fail, the batch runs again on fresh states (with savepoints, reset on each failure).
-  batch.slaveStates.countQueuedOpens(plan.executions.map((x) => ({ slaveAccountId: x.slaveAccountId, action: x.action, status: x.status ?? "pending" })));
+  batch.slaveStates.countQueuedOpens(plan.executions);
   const queued = plan.executions.filter((x) => x.status === "pending").length;
   // Skipped copies (recorded verdicts, never delivered) are neither queued nor rejected.
   const rejected = plan.executions.filter((x) => x.status === "rejected").length;
@@ -96,7 +96,7 @@ async function applySignalEvent(
   // The bridge's idempotency marker ran beside the loads; the record completes it, so not before.
   if (input.idempotency.begun) await input.idempotency.begun;
   // The records of a batch leave in arrival order (signal-batcher.ts).
-  await batch.recordTurn;
+  await batch.afterPrevious;
   const recording = recordEvent(tx, {
     tenantId,
     eventId,

@@ -255,7 +255,7 @@ describe.each(databaseKinds())("signal group commit on %s", (kind) => {
         await batch.startTurn;
         await tx.execute(sql`select 1`);
         const by = await cLoaded;
-        await batch.recordTurn;
+        await batch.afterPrevious;
         log.push("B record");
         await batch.commitWith(tx.execute(sql`select 2`));
         return by;
@@ -269,7 +269,7 @@ describe.each(databaseKinds())("signal group commit on %s", (kind) => {
         await tx.execute(sql`select 3`);
         log.push("C loaded");
         loadedC("C");
-        await batch.recordTurn;
+        await batch.afterPrevious;
         log.push("C record");
         await batch.commitWith(tx.execute(sql`select 4`));
       },

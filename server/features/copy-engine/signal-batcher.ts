@@ -55,7 +55,7 @@ export interface SignalBatch {
    * that one event on PostgreSQL, commits with it: COMMIT leaves behind the statement, one round
    * trip (db/opened-transaction.ts commitWith). The event must then send no further statement and
    * run nothing that can fail. In a batch of several events it only waits, and the events waiting
-   * for this one's statements (`startTurn`, `recordTurn`, `afterPrevious`) go on at once.
+   * for this one's statements (`startTurn`, `afterPrevious`) go on at once.
    */
   commitWith<T>(last: Promise<T>): Promise<T>;
   /**
@@ -66,15 +66,11 @@ export interface SignalBatch {
    */
   startTurn: Promise<void>;
   /**
-   * Settles once the batch's previous event has sent its last statement or ended: an event sends
-   * its record only after this, so the records (event rows, audit entries) are written in arrival
-   * order.
-   */
-  recordTurn: Promise<void>;
-  /**
    * Settles once the batch's previous event has sent its last statement or ended (at once for the
-   * first): by then it has counted its opens into `slaveStates` (process-signal.ts counts them as
-   * soon as they are planned). An event reads the slave states only after this.
+   * first). An event waits for it twice: before it reads the slave states — by then the previous
+   * event has counted its opens into `slaveStates` (process-signal.ts counts them as soon as they
+   * are planned) — and before it sends its record, so the records (event rows, audit entries) are
+   * written in arrival order.
    */
   afterPrevious: Promise<void>;
 }
@@ -205,7 +201,6 @@ export class SignalBatcher {
         orderedAt: (at) => this.orderedAt(tenantId, at),
         commitWith: lone ? (last) => opened.commitWith(last) : (last) => last,
         startTurn: Promise.resolve(),
-        recordTurn: Promise.resolve(),
         afterPrevious: Promise.resolve(),
       };
       // Read by the events when they plan; never an unhandled rejection when none does (the
@@ -247,7 +242,7 @@ export class SignalBatcher {
 
 /**
  * Runs a batch's events without savepoints, all started at once in arrival order, each event's
- * statements held back by its turns (SignalBatch.startTurn, recordTurn, afterPrevious): an event
+ * statements held back by its turns (SignalBatch.startTurn, afterPrevious): an event
  * loads once the earlier events of its ticket have sent their last statement, so it still sees
  * their writes, while events of other tickets load meanwhile; the records leave in arrival order;
  * the in-memory slave states are read in turn, each event's opens counted before the next reads.
@@ -265,7 +260,6 @@ function runOverlapped(tx: Db, batch: SignalBatch, jobs: Job[]): Promise<Settled
     const own: SignalBatch = {
       ...batch,
       startTurn: Promise.all(sameTicket).then(() => undefined),
-      recordTurn: k === 0 ? Promise.resolve() : sentOrEnded[k - 1]!,
       afterPrevious: k === 0 ? Promise.resolve() : sentOrEnded[k - 1]!,
       // A lone event commits with its record; in a batch the events waiting for this one may go on.
       commitWith: (last) => (batch.size === 1 ? batch.commitWith(last) : (sent(), last)),

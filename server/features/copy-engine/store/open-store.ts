@@ -173,12 +173,13 @@ export class SlaveStateCache {
   /**
    * Counts the opens an event just queued (executions `pending`, action OPEN / PENDING_OPEN) into
    * every symbol already read: loadSlaveStates counts them the same way, and a symbol read later
-   * sees them in the database (same transaction).
+   * sees them in the database (same transaction). A row without `status` is an insert taking the
+   * column's default, `pending`.
    */
-  countQueuedOpens(rows: readonly { slaveAccountId: string; status: string; action: string }[]): void {
+  countQueuedOpens(rows: readonly { slaveAccountId: string; status?: string; action: string }[]): void {
     const added = new Map<string, number>();
     for (const r of rows) {
-      if (r.status !== "pending" || (r.action !== "OPEN" && r.action !== "PENDING_OPEN")) continue;
+      if ((r.status ?? "pending") !== "pending" || (r.action !== "OPEN" && r.action !== "PENDING_OPEN")) continue;
       added.set(r.slaveAccountId, (added.get(r.slaveAccountId) ?? 0) + 1);
     }
     if (added.size === 0) return;
