@@ -21,6 +21,16 @@ import { lockSignalReports } from "../store/report-store.ts";
 export const expiredUndelivered = (now: Date) =>
   and(eq(executions.deliveryCount, 0), isNotNull(executions.expiresAt), lte(executions.expiresAt, now));
 
+/**
+ * expiredUndelivered's condition as SQL text, for the delivery path's raw statements: `now` is the
+ * parameter holding the time (e.g. "$3::timestamptz"), `alias` the executions row's alias (none:
+ * the bare column names).
+ */
+export const expiredUndeliveredText = (now: string, alias?: string): string => {
+  const c = alias ? `${alias}.` : "";
+  return `${c}delivery_count = 0 and ${c}expires_at is not null and ${c}expires_at <= ${now}`;
+};
+
 /** What expiring produced: the rejected orders and the signals that ended with them. */
 export interface Expired {
   executions: ExecutionRow[];
@@ -81,7 +91,7 @@ const anyExpired = rawStatement(
   "delivery_has_expired_undelivered",
   `select 1 from executions
    where tenant_id = $1 and slave_account_id = $2 and status = 'pending'
-     and delivery_count = 0 and expires_at is not null and expires_at <= $3::timestamptz
+     and ${expiredUndeliveredText("$3::timestamptz")}
    limit 1`,
 );
 

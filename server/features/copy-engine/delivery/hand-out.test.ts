@@ -15,7 +15,7 @@ import { processSignalEvent } from "../process-signal.ts";
 import { SignalBatcher } from "../signal-batcher.ts";
 import type { NewExecution } from "../store/record-event.ts";
 import { toSlaveOrder } from "./order-mapper.ts";
-import { DELIVERY_LEASE_MS, deliverNewOrders, offeredAtInsert } from "./hand-out.ts";
+import { claimListedOrders, DELIVERY_LEASE_MS, deliverNewOrders, offeredAtInsert } from "./hand-out.ts";
 
 const NOW = new Date("2026-11-30T10:00:00.000Z");
 const row = (slave: string, over: Partial<NewExecution> = {}): NewExecution => ({ tenantId: "t", slaveAccountId: slave, action: "OPEN", status: "pending", ...over });
@@ -189,4 +189,53 @@ describe.each(databaseKinds())("handing out new orders (%s)", (kind) => {
     expect(announced).toEqual([[order.id]]);
     expect((await rowsOf([order.id]))[0]).toMatchObject({ deliveryCount: 0, leaseUntil: null }); // left for the poll's own claim
   });
+
+  it("claims exactly the listed orders of the listed slaves that are deliverable now, grouped by slave, oldest first", async () => {
+    const { tenantId, slaves } = await seedCopyTenant(t.ctx.db, "claim-listed", ["7101", "7102", "7103"]);
+    const [a, b, unlisted] = slaves.map((s) => s.id) as [string, string, string];
+    const other = await seedTenantWithSlave(t.ctx.db);
+    const now = new Date();
+    const at = (ms: number) => new Date(now.getTime() + ms);
+    const order = async (tenant: string, slave: string, over: Partial<NewExecution>) =>
+      (await t.ctx.db.insert(executions).values({ tenantId: tenant, slaveAccountId: slave, action: "OPEN", status: "pending", createdAt: at(-60_000), ...over }).returning())[0]!;
+    const cases = {
+      aLater: await order(tenantId, a, { createdAt: at(-1_000) }),
+      aEarlier: await order(tenantId, a, { createdAt: at(-2_000) }),
+      bLeaseOver: await order(tenantId, b, { createdAt: at(-40_000), deliveryCount: 1, deliveredAt: at(-30_000), leaseUntil: at(-1) }),
+      bAlive: await order(tenantId, b, { createdAt: at(-500), expiresAt: at(60_000) }),
+      aLeased: await order(tenantId, a, { deliveryCount: 1, leaseUntil: at(5_000) }),
+      aExpiredUndelivered: await order(tenantId, a, { expiresAt: at(-1) }),
+      aFilled: await order(tenantId, a, { status: "filled" }),
+      aNotListed: await order(tenantId, a, {}),
+      unlistedSlave: await order(tenantId, unlisted, {}),
+      otherTenant: await order(other.tenantId, other.slaveId, {}),
+    };
+    const listed = Object.entries(cases).filter(([name]) => name !== "aNotListed").map(([, r]) => r.id);
+    const claimed = await claimListedOrders(t.ctx.relaxedDb, tenantId, [a, b, other.slaveId], listed, now);
+
+    expect([...claimed.keys()].sort()).toEqual([a, b].sort());
+    expect(claimed.get(a)!.map((o) => o.orderId)).toEqual([cases.aEarlier.id, cases.aLater.id]);
+    expect(claimed.get(b)!.map((o) => [o.orderId, o.deliveryCount])).toEqual([
+      [cases.bLeaseOver.id, 2],
+      [cases.bAlive.id, 1],
+    ]);
+    const rows = new Map((await rowsOf(Object.values(cases).map((r) => r.id))).map((r) => [r.id, r]));
+    for (const r of [cases.aEarlier, cases.aLater, cases.bAlive]) {
+      expect(rows.get(r.id)).toMatchObject({ deliveryCount: 1, deliveredAt: now, leaseUntil: at(DELIVERY_LEASE_MS) });
+    }
+    // A redelivery keeps its first hand-out time.
+    expect(rows.get(cases.bLeaseOver.id)).toMatchObject({ deliveryCount: 2, deliveredAt: at(-30_000), leaseUntil: at(DELIVERY_LEASE_MS) });
+    // Untouched: leased, expired before its first hand-out, no longer pending, not listed, another
+    // slave, another tenant's order (listed, with its slave, under this tenant's id).
+    for (const [name, before] of Object.entries(cases).filter(([n]) => !["aEarlier", "aLater", "bAlive", "bLeaseOver"].includes(n))) {
+      expect({ name, ...pick(rows.get(before.id)!) }).toEqual({ name, ...pick(before) });
+    }
+  });
+});
+
+const pick = (r: { deliveryCount: number; deliveredAt: Date | null; leaseUntil: Date | null; status: string }) => ({
+  deliveryCount: r.deliveryCount,
+  deliveredAt: r.deliveredAt,
+  leaseUntil: r.leaseUntil,
+  status: r.status,
 });

@@ -12,6 +12,7 @@ import { TickBatcher } from "../../../db/tick-batch.ts";
 import { executions } from "../../../db/schema.ts";
 import type { AppContext } from "../../../http/context.ts";
 import { expireAndPublish } from "../effects.ts";
+import { expiredUndeliveredText } from "./expiry.ts";
 import type { ExecutionRow } from "../../signals/mappers.ts";
 import type { OrderDelivery } from "./delivery.ts";
 import { giveBackOrders } from "./give-back.ts";
@@ -24,7 +25,7 @@ const claimText = (redeliver: boolean) => `update executions set delivery_count 
      select id from executions
      where tenant_id = $1 and slave_account_id = $2 and status = 'pending'
        ${redeliver ? "" : "and (lease_until is null or lease_until < $3::timestamptz)"}
-       and not (delivery_count = 0 and expires_at is not null and expires_at <= $3::timestamptz)
+       and not (${expiredUndeliveredText("$3::timestamptz")})
      order by created_at, id limit $5 for update skip locked)
    returning ${tableColumns(executions)}`;
 // Two fixed texts (due / every pending order): each keeps one plan, no `$n or …` in the filter.
@@ -41,7 +42,7 @@ const claimAll = rawStatement("delivery_claim_all", claimText(true), tableRow(ex
 const claimAndLookText = (redeliver: boolean) => `with claimed as (${claimText(redeliver)})
    select c.*, exists (select 1 from executions x
        where x.tenant_id = $1 and x.slave_account_id = $2 and x.status = 'pending'
-         and x.delivery_count = 0 and x.expires_at is not null and x.expires_at <= $3::timestamptz) as "expiredWaiting",
+         and ${expiredUndeliveredText("$3::timestamptz", "x")}) as "expiredWaiting",
      exists (select 1 from executions y where y.tenant_id = $1 and y.slave_account_id = $2 and y.status = 'pending') as "anyPending"
    from (select 1) as one left join claimed c on true`;
 const claimedRow = tableRow(executions);
@@ -98,7 +99,7 @@ const probeStatement = rawStatement(
    where exists (select 1 from executions e
      where e.tenant_id = u.tenant_id and e.slave_account_id = u.id and e.status = 'pending'
        and (u.redeliver or e.lease_until is null or e.lease_until < $4::timestamptz)
-       and not (e.delivery_count = 0 and e.expires_at is not null and e.expires_at <= $4::timestamptz))`,
+       and not (${expiredUndeliveredText("$4::timestamptz", "e")}))`,
   (r) => `${String(r.tenantId)} ${String(r.accountId)}`,
 );
 
