@@ -2,17 +2,15 @@
  * Helpers of the PostgreSQL lock tests (*-lock-postgres.test.ts): a transaction held open on another
  * connection of the test database, and whether a piece of work answers or still waits (for a lock).
  */
-import type pg from "pg";
 import type { Database } from "../db/client.ts";
 
 /** A transaction on another connection of `database`, `statement` run in it (its locks held); `end` rolls it back. */
-export async function holdOnOtherConnection(database: Database, statement: string, params: unknown[]): Promise<{ conn: pg.PoolClient; end: () => Promise<void> }> {
+export async function holdOnOtherConnection(database: Database, statement: string, params: unknown[]): Promise<{ end: () => Promise<void> }> {
   if (database.driver.kind !== "postgres") throw new Error("PostgreSQL expected");
   const conn = await database.driver.pool.connect();
   await conn.query("begin");
   await conn.query(statement, params);
   return {
-    conn,
     end: async () => {
       await conn.query("rollback");
       conn.release();

@@ -242,9 +242,9 @@ export class SignalBatcher {
 
 /**
  * Runs a batch's events without savepoints, all started at once in arrival order, each event's
- * statements held back by its turns (SignalBatch.startTurn, afterPrevious): an event
- * loads once the earlier events of its ticket have sent their last statement, so it still sees
- * their writes, while events of other tickets load meanwhile; the records leave in arrival order;
+ * statements held back by its turns (SignalBatch.startTurn, afterPrevious): an event loads once
+ * the earlier events of its ticket have sent their last statement, so it still sees their writes,
+ * while events of other tickets load meanwhile; the records leave in arrival order;
  * the in-memory slave states are read in turn, each event's opens counted before the next reads.
  * A batch of n events took 2n round trips one after another. Every event is waited for, so no
  * statement of the batch is in flight when it ends; after an event failed, the batch is rolled
