@@ -85,17 +85,40 @@ describe.runIf(process.env.TEST_DATABASE_URL)("planner statistics where autovacu
     }
   }
 
+  /**
+   * The young plan, grown under: rows the completion reads once the table has grown. A plan is
+   * also made again when the backend's caches are reset, which catalog changes in other databases
+   * cause when they overflow the shared invalidation queue (seen when CI's other files migrate
+   * their databases, and made at will by creating and dropping tables in a loop elsewhere). Such a
+   * reset is outside the test, so the scenario starts again, on an empty table and a new
+   * connection, up to `attempts` times; the rows of the last attempt are returned.
+   */
+  async function rowsReadByYoungPlanAfterGrowth(attempts: number): Promise<number> {
+    let read = 0;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (attempt > 1) {
+        await client.end();
+        client = new pg.Client({ connectionString: t.ctx.config.databaseUrl });
+        await client.connect();
+        await client.query("truncate idempotency_keys");
+      }
+      await youngPlanThenGrowth(false);
+      read = await rowsReadByCompletion("k2");
+      if (read > GROWN) break;
+    }
+    return read;
+  }
+
   it("analyses a table autovacuum leaves alone, so a young table's plan does not outlive its youth", async () => {
-    await youngPlanThenGrowth(false);
     // The defect: the plan made on 100 keys scans all of them.
-    expect(await rowsReadByCompletion("k2")).toBeGreaterThan(GROWN);
+    expect(await rowsReadByYoungPlanAfterGrowth(5)).toBeGreaterThan(GROWN);
 
     expect(await analyzeStaleTables(t.ctx.db)).toContain("idempotency_keys");
     // Planned again on the grown table's statistics: through the primary key.
     expect(await rowsReadByCompletion("k3")).toBeLessThan(10);
     // Analysed: nothing left to do until the table grows again.
     expect(await analyzeStaleTables(t.ctx.db)).not.toContain("idempotency_keys");
-  }, 60_000);
+  }, 180_000);
 
   it("leaves a table autovacuum analyses to autovacuum", async () => {
     await youngPlanThenGrowth(true);
