@@ -86,12 +86,13 @@ describe.runIf(process.env.TEST_DATABASE_URL)("planner statistics where autovacu
   }
 
   /**
-   * The young plan, grown under: rows the completion reads once the table has grown. A plan is
-   * also made again when the backend's caches are reset, which catalog changes in other databases
-   * cause when they overflow the shared invalidation queue (seen when CI's other files migrate
-   * their databases, and made at will by creating and dropping tables in a loop elsewhere). Such a
-   * reset is outside the test, so the scenario starts again, on an empty table and a new
-   * connection, up to `attempts` times; the rows of the last attempt are returned.
+   * The young plan, grown under: rows the completion reads once the table has grown. The plan is
+   * made again, before the test reads it, when catalog changes in ANOTHER database go on meanwhile
+   * (reproduced by creating and dropping tables in a loop there; most likely the shared
+   * invalidation queue overflows and the backend resets its caches) — as under CI's load, where
+   * other files migrate their databases. That is outside the test, so the scenario starts again,
+   * on an empty table and a new connection, up to `attempts` times; the rows of the last attempt
+   * are returned.
    */
   async function rowsReadByYoungPlanAfterGrowth(attempts: number): Promise<number> {
     let read = 0;
