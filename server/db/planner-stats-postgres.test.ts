@@ -25,13 +25,19 @@ describe.runIf(process.env.TEST_DATABASE_URL)("planner statistics where autovacu
     t = await createTestContext("postgres");
     const inserted: unknown = await t.ctx.db.execute(sql`insert into tenants (name, slug) values ('stats', 'stats') returning id`);
     tenantId = (inserted as { rows: { id: string }[] }).rows[0]!.id;
-    client = new pg.Client({ connectionString: t.ctx.config.databaseUrl });
-    await client.connect();
+    client = await connectToTestDatabase();
   }, 60_000);
   afterEach(async () => {
     await client?.end();
     await t?.close();
   });
+
+  /** A connection of its own to the test's database (it keeps its named statements as a pooled one does). */
+  async function connectToTestDatabase(): Promise<pg.Client> {
+    const c = new pg.Client({ connectionString: t.ctx.config.databaseUrl });
+    await c.connect();
+    return c;
+  }
 
   async function addKeys(from: number, n: number): Promise<void> {
     await client.query(
@@ -99,8 +105,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("planner statistics where autovacu
     for (let attempt = 1; attempt <= attempts; attempt++) {
       if (attempt > 1) {
         await client.end();
-        client = new pg.Client({ connectionString: t.ctx.config.databaseUrl });
-        await client.connect();
+        client = await connectToTestDatabase();
         await client.query("truncate idempotency_keys");
       }
       await youngPlanThenGrowth(false);
