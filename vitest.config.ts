@@ -53,6 +53,12 @@ export default defineConfig({
           setupFiles: ["e2e/support/exclusive-file.ts", "e2e/browser/support/one-database.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // expect.poll waits up to 10 s here, not vitest's 1 s: a poll that follows a page.goto
+          // waits for the page, its scripts and its first queries, which took over a second with a
+          // second test file beside it (CI 2026-11-30: sync.test.ts read "Not checked yet", the
+          // summaries not loaded yet; reproduced with the page's CPU throttled 8×). A state that
+          // never comes still fails, 10 s later.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
       {
