@@ -17,10 +17,12 @@ export interface SyncStatusBadgeProps {
  * Sync status of a slave (issue 14) on its card or tab, from GET /api/sync: "In sync · checked
  * 12 s ago" (green, ticking every second), "2 differences" (amber), "Not checked yet" (muted).
  * The words carry the state (not the colour only). Test id `badge-sync-<accountId>`, with
- * `data-state` = in_sync | differences | unknown.
+ * `data-state` = in_sync | differences | unknown. Nothing while the summaries are not loaded (or
+ * could not be): "Not checked yet" would claim what is not known.
  */
 export function SyncStatusBadge({ accountId, compact = false }: SyncStatusBadgeProps) {
-  const { byAccount } = useSyncSummaries();
+  const { byAccount, data } = useSyncSummaries();
+  if (data === undefined) return null;
   const summary = byAccount.get(accountId);
   const state = summary?.state ?? "unknown";
   if (compact && state === "unknown") return null;

@@ -17,7 +17,7 @@ export const syncKeys = {
 
 const isStatusKey = (key: readonly unknown[]) => key[0] === "/api/accounts" && key[2] === "sync";
 
-/** Every account's summary by account id; empty while loading or on error (cards then say "Not checked yet"). */
+/** Every account's summary by account id; empty while loading or on error (`data` undefined: cards then show no sync badge). */
 export function useSyncSummaries() {
   const query = useQuery<SyncSummary[]>({ queryKey: syncKeys.summaries });
   return { ...query, byAccount: new Map((query.data ?? []).map((s) => [s.accountId, s])) };
