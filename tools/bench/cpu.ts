@@ -84,6 +84,14 @@ export interface CpuSpent {
   wallMs: number;
 }
 
+/** The sum of two spans of CPU (e.g. one phase of every measured event). */
+export function addSpent(a: CpuSpent, b: CpuSpent): CpuSpent {
+  return { processMs: a.processMs + b.processMs, postgresMs: a.postgresMs + b.postgresMs, wallMs: a.wallMs + b.wallMs };
+}
+
+/** No CPU spent yet: where a sum of spans starts. */
+export const NO_CPU: CpuSpent = { processMs: 0, postgresMs: 0, wallMs: 0 };
+
 /** Reads the CPU of `pid` (and every postgres process when `withPostgres`). */
 export class CpuProbe {
   private readonly tickMs = 1000 / clockTicksPerSecond();

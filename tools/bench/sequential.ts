@@ -9,7 +9,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { masterEvent } from "../../e2e/support/bridge.ts";
-import { CpuProbe, type CpuSpent } from "./cpu.ts";
+import { addSpent, CpuProbe, NO_CPU, type CpuSpent } from "./cpu.ts";
 import { SlaveFleet } from "./fleet.ts";
 import type { Target } from "./targets.ts";
 
@@ -33,6 +33,13 @@ export interface SequentialRun {
   duplicates: number;
   /** Target (and PostgreSQL) CPU over the measured events, with their polls, hand-outs and reports. */
   cpu: CpuSpent;
+  /**
+   * `cpu` in two phases of each measured event: `signal` from the master's send until every slave
+   * holds the order (the master's request, the signal's transaction, the parked polls answered);
+   * `reports` from then until the next event (each slave's re-poll carrying its report, the report
+   * batches, the polls parked again, the pause). Summed over the measured events.
+   */
+  phases: { signal: CpuSpent; reports: CpuSpent };
   /** Non-2xx answers the slaves got, by status; -503: the master's own 503s (each retried after Retry-After). */
   slaveErrors: Map<number, number>;
 }
@@ -68,6 +75,8 @@ export async function runSequential(target: Target, opts: SequentialOptions): Pr
 
   const probe = new CpuProbe(target.pid, target.usesPostgres);
   let before = probe.read();
+  let signalPhase = NO_CPU;
+  let reportsPhase = NO_CPU;
   const acks: number[] = [];
   const afterAck: number[] = [];
   let lost = 0;
@@ -85,6 +94,8 @@ export async function runSequential(target: Target, opts: SequentialOptions): Pr
       });
     });
     everyone.set(key, all);
+    const measured = ticket > opts.warmupTickets;
+    const atSend = measured ? probe.read() : null;
     const t0 = performance.now();
     sentAt.set(key, t0);
     const event = masterEvent(type, { ticket, volume: 1, price: 1.08456 });
@@ -99,6 +110,8 @@ export async function runSequential(target: Target, opts: SequentialOptions): Pr
     const ackAt = performance.now();
     if (ticket > opts.warmupTickets) acks.push(ackAt - t0);
     if (!(await all)) lost += slaves - (received.get(key) ?? 0);
+    const atHeld = atSend ? probe.read() : null;
+    if (atSend && atHeld) signalPhase = addSpent(signalPhase, probe.spent(atSend, atHeld));
     for (const at of arrivals.get(key) ?? []) afterAck.push(at - ackAt);
     arrivals.delete(key);
     waiters.delete(key);
@@ -106,13 +119,14 @@ export async function runSequential(target: Target, opts: SequentialOptions): Pr
     await fleet.settle();
     // Also after the last event: its reports, on the re-polls, are applied within the CPU window.
     await new Promise((r) => setTimeout(r, opts.gapMs));
+    if (atHeld) reportsPhase = addSpent(reportsPhase, probe.spent(atHeld, probe.read()));
   }
   const cpu = probe.spent(before, probe.read());
   const stopped = fleet.stop();
   await target.stop();
   await stopped;
   if (masterShed > 0) fleet.statuses.set(-503, masterShed);
-  return { events: opts.events, latencies, acks, afterAck, lost, duplicates: fleet.duplicates, cpu, slaveErrors: fleet.statuses };
+  return { events: opts.events, latencies, acks, afterAck, lost, duplicates: fleet.duplicates, cpu, phases: { signal: signalPhase, reports: reportsPhase }, slaveErrors: fleet.statuses };
 }
 
 /** "503×3, net×1, master 503×2" — non-2xx answers by status, or "0". */

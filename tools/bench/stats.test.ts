@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseStat, ticksBetween } from "./cpu.ts";
+import { addSpent, NO_CPU, parseStat, ticksBetween } from "./cpu.ts";
 import { replaceSection } from "./scenario.ts";
 import { overBy, percentile, perSecond, ratio, table, verdict } from "./stats.ts";
 
@@ -69,5 +69,13 @@ describe("replaceSection", () => {
 
   it("appends a section that has no markers yet", () => {
     expect(replaceSection("a\n", "z", "c")).toBe("a\n\n<!-- z:start -->\nc\n<!-- z:end -->\n");
+  });
+});
+
+describe("addSpent", () => {
+  it("sums each field, from NO_CPU", () => {
+    const one = addSpent(NO_CPU, { processMs: 10, postgresMs: 20, wallMs: 30 });
+    expect(addSpent(one, { processMs: 1, postgresMs: 2, wallMs: 3 })).toEqual({ processMs: 11, postgresMs: 22, wallMs: 33 });
+    expect(NO_CPU).toEqual({ processMs: 0, postgresMs: 0, wallMs: 0 });
   });
 });
