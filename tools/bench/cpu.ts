@@ -1,23 +1,31 @@
 /**
  * CPU time of processes from /proc (Linux only): a process's utime + stime, and the sum over every
- * process whose command is `postgres` (the server's backends and PostgreSQL's own writers), in
+ * process whose command is `postgres` (the server's backends and PostgreSQL's own writers) — those
+ * that exited during the window included, through their postmaster's reaped-children times — in
  * clock ticks (`getconf CLK_TCK`, usually 100 per second) turned into milliseconds.
  */
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 
-/** utime + stime of one /proc/<pid>/stat line, in clock ticks, and its command (comm). */
-export function parseStat(line: string): { comm: string; ticks: number } {
+/** One /proc/<pid>/stat line: the command (comm), the parent's pid, and in clock ticks utime + stime and cutime + cstime (its children's, once reaped). */
+export interface ProcStat {
+  comm: string;
+  ppid: number;
+  ticks: number;
+  childTicks: number;
+}
+
+/** Parses one /proc/<pid>/stat line (proc(5)). */
+export function parseStat(line: string): ProcStat {
   // comm is in parentheses and may itself hold spaces and ')': the fields start after the LAST ')'.
   const open = line.indexOf("(");
   const close = line.lastIndexOf(")");
   if (open < 0 || close < open) throw new Error(`not a /proc stat line: ${line.slice(0, 80)}`);
   const rest = line.slice(close + 2).split(" ");
-  // rest[0] is field 3 (state); utime and stime are fields 14 and 15.
-  const utime = Number(rest[11]);
-  const stime = Number(rest[12]);
-  if (!Number.isFinite(utime) || !Number.isFinite(stime)) throw new Error(`no utime/stime in: ${line.slice(0, 80)}`);
-  return { comm: line.slice(open + 1, close), ticks: utime + stime };
+  // rest[0] is field 3 (state); ppid is field 4, utime, stime, cutime and cstime fields 14–17.
+  const [ppid, utime, stime, cutime, cstime] = [rest[1], rest[11], rest[12], rest[13], rest[14]].map(Number) as [number, number, number, number, number];
+  if (![ppid, utime, stime, cutime, cstime].every(Number.isFinite)) throw new Error(`no ppid/utime/stime/cutime/cstime in: ${line.slice(0, 80)}`);
+  return { comm: line.slice(open + 1, close), ppid, ticks: utime + stime, childTicks: cutime + cstime };
 }
 
 /** Ticks by pid. */
@@ -44,7 +52,7 @@ export function clockTicksPerSecond(): number {
   }
 }
 
-function readStat(pid: number): { comm: string; ticks: number } | null {
+function readStat(pid: number): ProcStat | null {
   try {
     return parseStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
   } catch {
@@ -59,22 +67,66 @@ export function processTicks(pid: number): number {
   return s.ticks;
 }
 
-/** Ticks of every process whose comm is `postgres`, by pid. */
-export function postgresTicks(): TickSample {
-  const out: TickSample = new Map();
+/**
+ * The `postgres` processes at one moment: each one's ticks and parent, and for each postmaster (a
+ * `postgres` process whose parent is not one) the ticks of its children that have exited.
+ */
+export interface PostgresSample {
+  procs: Map<number, { ticks: number; ppid: number }>;
+  /** Postmaster pid → cutime + cstime. */
+  reaped: TickSample;
+}
+
+/** Ticks of every process whose comm is `postgres`, by pid, and what their postmasters reaped. */
+export function postgresTicks(): PostgresSample {
+  const stats = new Map<number, ProcStat>();
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     const s = readStat(Number(name));
-    if (s?.comm === "postgres") out.set(Number(name), s.ticks);
+    if (s?.comm === "postgres") stats.set(Number(name), s);
   }
-  return out;
+  const procs = new Map<number, { ticks: number; ppid: number }>();
+  const reaped: TickSample = new Map();
+  for (const [pid, s] of stats) {
+    procs.set(pid, { ticks: s.ticks, ppid: s.ppid });
+    if (!stats.has(s.ppid)) reaped.set(pid, s.childTicks);
+  }
+  return { procs, reaped };
+}
+
+/**
+ * PostgreSQL's CPU ticks between two samples, exited processes included: the processes alive at
+ * `after` as ticksBetween counts them, plus what each postmaster present in both samples reaped in
+ * between (the whole CPU of every child that exited: an autovacuum worker, a closed connection),
+ * minus what such a child had already spent at `before` (that part is not in the window). Until
+ * 2026-11-30 the benchmarks counted the processes alive at the end only: a process that exited
+ * inside a window (an autovacuum worker) was missed.
+ */
+export function postgresTicksBetween(before: PostgresSample, after: PostgresSample): number {
+  const live = new Map<number, number>();
+  for (const [pid, p] of after.procs) live.set(pid, p.ticks);
+  const start = new Map<number, number>();
+  for (const [pid, p] of before.procs) start.set(pid, p.ticks);
+  let total = ticksBetween(start, live);
+  for (const [root, ticks] of after.reaped) {
+    const was = before.reaped.get(root);
+    if (was === undefined) continue; // a postmaster started in the window: its children's part is unknown
+    total += Math.max(0, ticks - was);
+  }
+  // A child of a postmaster seen in both that is gone now: its whole life is in that postmaster's
+  // reaped times; what it had spent before the window is not part of the window.
+  for (const [pid, p] of before.procs) {
+    if (after.procs.has(pid) || !before.reaped.has(p.ppid) || !after.reaped.has(p.ppid)) continue;
+    total -= p.ticks;
+  }
+  return Math.max(0, total);
 }
 
 /** One reading of a process (and, when asked, of PostgreSQL). */
 export interface CpuReading {
   at: number;
   process: TickSample;
-  postgres: TickSample | null;
+  postgres: PostgresSample | null;
 }
 
 /** CPU spent between two readings, ms; `wallMs` the elapsed wall-clock time. */
@@ -108,7 +160,7 @@ export class CpuProbe {
   spent(before: CpuReading, after: CpuReading): CpuSpent {
     return {
       processMs: ticksBetween(before.process, after.process) * this.tickMs,
-      postgresMs: before.postgres && after.postgres ? ticksBetween(before.postgres, after.postgres) * this.tickMs : 0,
+      postgresMs: before.postgres && after.postgres ? postgresTicksBetween(before.postgres, after.postgres) * this.tickMs : 0,
       wallMs: after.at - before.at,
     };
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addSpent, NO_CPU, parseStat, ticksBetween } from "./cpu.ts";
+import { addSpent, NO_CPU, parseStat, postgresTicksBetween, ticksBetween, type PostgresSample } from "./cpu.ts";
 import { replaceSection } from "./scenario.ts";
 import { overBy, percentile, perSecond, ratio, table, verdict } from "./stats.ts";
 
@@ -40,8 +40,8 @@ describe("ratio, verdict, rates, tables", () => {
 describe("CPU from /proc", () => {
   it("reads utime + stime after the command, whatever the command holds", () => {
     // Fields after comm: state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime …
-    expect(parseStat("4242 (postgres) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 40 0 0 20 0 1 0")).toEqual({ comm: "postgres", ticks: 290 });
-    expect(parseStat("7 (a) b (c)) R 1 7 7 0 -1 0 0 0 0 0 5 6 0 0")).toEqual({ comm: "a) b (c)", ticks: 11 });
+    expect(parseStat("4242 (postgres) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 40 7 3 20 0 1 0")).toEqual({ comm: "postgres", ppid: 1, ticks: 290, childTicks: 10 });
+    expect(parseStat("7 (a) b (c)) R 1 7 7 0 -1 0 0 0 0 0 5 6 0 0")).toEqual({ comm: "a) b (c)", ppid: 1, ticks: 11, childTicks: 0 });
     expect(() => parseStat("garbage")).toThrow();
   });
 
@@ -77,5 +77,32 @@ describe("addSpent", () => {
     const one = addSpent(NO_CPU, { processMs: 10, postgresMs: 20, wallMs: 30 });
     expect(addSpent(one, { processMs: 1, postgresMs: 2, wallMs: 3 })).toEqual({ processMs: 11, postgresMs: 22, wallMs: 33 });
     expect(NO_CPU).toEqual({ processMs: 0, postgresMs: 0, wallMs: 0 });
+  });
+});
+
+describe("postgresTicksBetween", () => {
+  const sample = (procs: [number, number, number][], reaped: [number, number][]): PostgresSample => ({
+    procs: new Map(procs.map(([pid, ticks, ppid]) => [pid, { ticks, ppid }])),
+    reaped: new Map(reaped),
+  });
+
+  it("counts a child that exited inside the window through its postmaster's reaped times, less what it had spent before", () => {
+    // Postmaster 10 (parent 1, not postgres) with children 11 (lives on), 12 (exits in the window
+    // after 30 → 45 ticks), and 13 (starts and exits in the window: 8 ticks); 14 starts and lives.
+    const before = sample([[10, 5, 1], [11, 100, 10], [12, 30, 10]], [[10, 1000]]);
+    const after = sample([[10, 6, 1], [11, 120, 10], [14, 4, 10]], [[10, 1000 + 45 + 8]]);
+    // live: 1 + 20 + 4 = 25; reaped: 53; minus 12's 30 before the window → 48.
+    expect(postgresTicksBetween(before, after)).toBe(48);
+  });
+
+  it("equals the live count when nothing exited", () => {
+    const before = sample([[10, 5, 1], [11, 100, 10]], [[10, 7]]);
+    const after = sample([[10, 9, 1], [11, 150, 10]], [[10, 7]]);
+    expect(postgresTicksBetween(before, after)).toBe(54);
+  });
+
+  it("leaves out the reaped times of a postmaster that started inside the window", () => {
+    const after = sample([[20, 3, 1], [21, 4, 20]], [[20, 500]]);
+    expect(postgresTicksBetween(sample([], []), after)).toBe(7);
   });
 });
