@@ -108,7 +108,7 @@ export async function runSequential(target: Target, opts: SequentialOptions): Pr
     }
     if (res.status !== 201) throw new Error(`${target.label}: signal ${key} answered ${res.status}: ${JSON.stringify(res.body)}`);
     const ackAt = performance.now();
-    if (ticket > opts.warmupTickets) acks.push(ackAt - t0);
+    if (measured) acks.push(ackAt - t0);
     if (!(await all)) lost += slaves - (received.get(key) ?? 0);
     const atHeld = atSend ? probe.read() : null;
     if (atSend && atHeld) signalPhase = addSpent(signalPhase, probe.spent(atSend, atHeld));
