@@ -155,7 +155,8 @@ describe.each(databaseKinds())("Risk Controls on %s", (kind) => {
     await expect.poll(() => textOf(pause)).toBe("Pausing...");
     await releasePause();
     await expectToast(page, "All copying has been paused.");
-    expect(await textOf(pause)).toBe("Pause All Copying");
+    // The button stays pending until the accounts are fetched again (the toast comes first), so wait for it.
+    await expect.poll(() => textOf(pause)).toBe("Pause All Copying");
     expect((await t.api.get(`/api/accounts/${t.alphaId}`)).body.status).toBe("paused");
     await expect.poll(() => page.getByTestId(`dot-active-${t.alphaId}`).getAttribute("data-active")).toBe("false");
     const beforeCloseAll = calls.mark();
