@@ -59,9 +59,11 @@ export type OrdersBySlave = Map<string, SlaveOrder[]>;
  * claim (slave-delivery.ts; db/raw.ts: planned with each call's values — a named statement's
  * generic plan, made while `executions` was young, may scan the table). The tenant is filtered
  * inside: with `tenant_id` on the outer update as well, the 2-instance p99 of the `instances`
- * bench went from about 40 to 180–190 ms in three runs out of three (cause not found: EXPLAIN of
- * both forms on a grown table chose the same plan). $1 tenant, $2 order ids, $3 slave account
- * ids, $4 now, $5 the lease's end.
+ * bench went from about 40 to 180–190 ms in three runs out of three. The cause, found on
+ * 2026-11-30 (claim-plans.test.ts): on a table analysed while young the planner drove the update
+ * from the tenant's orders and ran the locking select once for each of them (EXPLAIN on a grown
+ * table, with fresh statistics, had shown the same plan for both forms). $1 tenant, $2 order ids,
+ * $3 slave account ids, $4 now, $5 the lease's end.
  */
 const claimListed = rawStatement(
   "delivery_claim_listed",
@@ -76,6 +78,9 @@ const claimListed = rawStatement(
    returning ${tableColumns(executions)}`,
   tableRow(executions),
 );
+
+/** claimListed's text, for claim-plans.test.ts. */
+export const claimListedStatementForPlans = (): string => claimListed.text;
 
 /**
  * Claims the listed orders of the tenant that belong to `accountIds` and are deliverable now

@@ -19,14 +19,20 @@ import { giveBackOrders } from "./give-back.ts";
 import { DELIVERY_LEASE_MS } from "./hand-out.ts";
 import { toSlaveOrder } from "./order-mapper.ts";
 
+// The orders are locked and picked by a select run ONCE (`id = any(array(…))`, an init plan), then
+// updated by id. Written `tenant_id = $1 and id in (select … for update skip locked)`, a planner
+// whose statistics were taken while the table was young (every fresh server: the start analyses
+// it empty) drove the update from the tenant's orders and ran the locking select once for each of
+// them — claims of 15–70 ms on PGlite a few seconds into the fan-out benchmark
+// (claim-plans.test.ts). The tenant is filtered in the select: the ids it returns are the tenant's.
 const claimText = (redeliver: boolean) => `update executions set delivery_count = delivery_count + 1,
      delivered_at = coalesce(delivered_at, $3::timestamptz), lease_until = $4::timestamptz
-   where tenant_id = $1 and id in (
+   where id = any(array(
      select id from executions
      where tenant_id = $1 and slave_account_id = $2 and status = 'pending'
        ${redeliver ? "" : "and (lease_until is null or lease_until < $3::timestamptz)"}
        and not (${expiredUndeliveredText("$3::timestamptz")})
-     order by created_at, id limit $5 for update skip locked)
+     order by created_at, id limit $5 for update skip locked))
    returning ${tableColumns(executions)}`;
 // Two fixed texts (due / every pending order): each keeps one plan, no `$n or …` in the filter.
 const claimDue = rawStatement("delivery_claim_due", claimText(false), tableRow(executions));
@@ -49,6 +55,14 @@ const claimedRow = tableRow(executions);
 const lookMap = (r: Record<string, unknown>) => ({ row: r.id == null ? null : claimedRow(r), expiredWaiting: r.expiredWaiting === true, anyPending: r.anyPending === true });
 const claimDueAndLook = rawStatement("delivery_claim_due_look", claimAndLookText(false), lookMap);
 const claimAllAndLook = rawStatement("delivery_claim_all_look", claimAndLookText(true), lookMap);
+
+/** The claim statements' texts, by name, for claim-plans.test.ts (parameters: claimParams). */
+export const claimStatementsForPlans = () => ({
+  claimDue: claimDue.text,
+  claimAll: claimAll.text,
+  claimDueAndLook: claimDueAndLook.text,
+  claimAllAndLook: claimAllAndLook.text,
+});
 
 const claimParams = (tenantId: string, accountId: string, limit: number, now: Date) => [
   tenantId,
