@@ -11,18 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeListCursor } from "#contract";
 import type { Db } from "../../db/client.ts";
 import { createTestContext, type TestContext } from "../../test-support/context.ts";
+import { nodesOf, type PlanNode } from "../../test-support/plans.ts";
 import { executionsPageQuery, listExecutions, listSignals, signalsPageQuery } from "./queries.ts";
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  Plans?: PlanNode[];
-}
-
-function nodesOf(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
-}
 
 /** The rows of a raw statement. */
 async function rowsOf<T>(db: Db, statement: ReturnType<typeof sql>): Promise<T[]> {

@@ -15,47 +15,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds } from "../../../../e2e/support/databases.ts";
-import type { Database } from "../../../db/client.ts";
 import { createTestContext, seedCopyTenant, type TestContext } from "../../../test-support/context.ts";
+import { describePlan, explainRolledBack, type PlanNode } from "../../../test-support/plans.ts";
 import { claimListedStatementForPlans, DELIVERY_LEASE_MS } from "./hand-out.ts";
 import { claimStatementsForPlans } from "./slave-delivery.ts";
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Actual Rows": number;
-  "Actual Loops": number;
-  "Rows Removed by Filter"?: number;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
-
-/** EXPLAIN ANALYZE (JSON) of `text` with `params` in a transaction rolled back; the plan's nodes. */
-async function explain(database: Database, text: string, params: unknown[]): Promise<PlanNode[]> {
-  type Explained = { "QUERY PLAN": [{ Plan: PlanNode }] | string };
-  const planOf = (rows: Explained[]) => {
-    const v = rows[0]!["QUERY PLAN"];
-    return nodesOf((typeof v === "string" ? (JSON.parse(v) as [{ Plan: PlanNode }]) : v)[0].Plan);
-  };
-  if (database.driver.kind === "postgres") {
-    const client = await database.driver.pool.connect();
-    try {
-      await client.query("begin");
-      return planOf((await client.query<Explained>(`explain (analyze, format json) ${text}`, params)).rows);
-    } finally {
-      await client.query("rollback");
-      client.release();
-    }
-  }
-  const lite = database.driver.client;
-  await lite.exec("begin");
-  try {
-    return planOf((await lite.query<Explained>(`explain (analyze, format json) ${text}`, params)).rows);
-  } finally {
-    await lite.exec("rollback");
-  }
-}
 
 /** Executions rows a plan read: each node on `executions`, its rows returned and filtered out, times its runs. */
 const executionsRead = (nodes: PlanNode[]) =>
@@ -70,8 +33,6 @@ function expectEachScanOnce(nodes: PlanNode[]): void {
   for (const n of scans) expect(n["Actual Loops"], describePlan(nodes)).toBe(1);
   expect(executionsRead(nodes), describePlan(nodes)).toBeLessThanOrEqual(scans.length * (2 * REPORTED_PER_SLAVE + 2));
 }
-
-const describePlan = (nodes: PlanNode[]) => nodes.map((n) => `${n["Node Type"]}${n["Relation Name"] ? ` ${n["Relation Name"]}` : ""} (${n["Actual Rows"]}×${n["Actual Loops"]})`).join(" > ");
 
 describe.each(databaseKinds())("a claim on a table analysed while empty (%s)", (kind) => {
   let t: TestContext;
@@ -101,7 +62,7 @@ describe.each(databaseKinds())("a claim on a table analysed while empty (%s)", (
 
   it.each(Object.keys(claimStatementsForPlans()))("%s runs its locking select once and reads the table at most once per scan", async (name) => {
     const text = claimStatementsForPlans()[name as keyof ReturnType<typeof claimStatementsForPlans>];
-    const nodes = await explain(t.database, text, [tenantId, slaveIds[0], now.toISOString(), leaseEnd.toISOString(), 10]);
+    const nodes = await explainRolledBack(t.database, text, [tenantId, slaveIds[0], now.toISOString(), leaseEnd.toISOString(), 10]);
     const locks = nodes.filter((n) => n["Node Type"] === "LockRows");
     expect(locks.length, describePlan(nodes)).toBeGreaterThan(0);
     for (const l of locks) expect(l["Actual Loops"], describePlan(nodes)).toBe(1);
@@ -111,7 +72,7 @@ describe.each(databaseKinds())("a claim on a table analysed while empty (%s)", (
   });
 
   it("the claim of listed orders runs its locking select once and reads the table at most once per scan", async () => {
-    const nodes = await explain(t.database, claimListedStatementForPlans(), [tenantId, pendingIds, slaveIds, now.toISOString(), leaseEnd.toISOString()]);
+    const nodes = await explainRolledBack(t.database, claimListedStatementForPlans(), [tenantId, pendingIds, slaveIds, now.toISOString(), leaseEnd.toISOString()]);
     const locks = nodes.filter((n) => n["Node Type"] === "LockRows");
     expect(locks.length, describePlan(nodes)).toBeGreaterThan(0);
     for (const l of locks) expect(l["Actual Loops"], describePlan(nodes)).toBe(1);

@@ -15,40 +15,13 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../../db/client.ts";
 import { createTestContext, type TestContext } from "../../../test-support/context.ts";
+import { describePlan, explainRolledBack, type PlanNode } from "../../../test-support/plans.ts";
 import { loadCopyLinks, loadOpeningVolumes, reportStatementsForPlans, writeOutcomesParams, type LinkWrite, type ReportedOutcome } from "./report-store.ts";
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  "Actual Rows": number;
-  "Actual Loops": number;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
 
 async function rowsOf<T>(db: Db, statement: ReturnType<typeof sql>): Promise<T[]> {
   const result: unknown = await db.execute(statement);
   return (result as { rows: T[] }).rows;
 }
-
-/** EXPLAIN ANALYZE of a raw statement in a transaction rolled back; the plan's nodes. */
-async function explainIn(t: TestContext, text: string, params: unknown[]): Promise<PlanNode[]> {
-  if (t.database.driver.kind !== "postgres") throw new Error("PostgreSQL expected");
-  const client = await t.database.driver.pool.connect();
-  try {
-    await client.query("begin");
-    const res = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`explain (analyze, format json) ${text}`, params);
-    return nodesOf(res.rows[0]!["QUERY PLAN"][0].Plan);
-  } finally {
-    await client.query("rollback");
-    client.release();
-  }
-}
-
-const describePlan = (nodes: PlanNode[]) =>
-  nodes.map((n) => `${n["Node Type"]}${n["Relation Name"] ? ` ${n["Relation Name"]}` : ""}${n["Index Name"] ? ` ${n["Index Name"]}` : ""} (${n["Actual Rows"]}×${n["Actual Loops"]})`).join(" > ");
 
 /** A tenant and its slave account (7001) in `db`; their ids. */
 async function seedSlave(db: Db, slug: string): Promise<{ tenantId: string; slaveId: string }> {
@@ -118,7 +91,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
 
   it("the load of a batch's orders reads them by id", async () => {
     expect(ids).toHaveLength(40);
-    const nodes = await explainIn(t, reportStatementsForPlans().ordersForReport.text, [tenantId, ids]);
+    const nodes = await explainRolledBack(t.database, reportStatementsForPlans().ordersForReport.text, [tenantId, ids]);
     const reads = onExecutions(nodes);
     expect(reads.length, describePlan(nodes)).toBeGreaterThan(0);
     for (const n of reads) expect(n["Actual Rows"] * n["Actual Loops"], describePlan(nodes)).toBeLessThanOrEqual(ids.length);
@@ -129,7 +102,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
     const now = new Date();
     const outcome = filledOutcome(now);
     const params = writeOutcomesParams(tenantId, ids.map((id) => ({ id, outcome })), [], now);
-    const nodes = await explainIn(t, reportStatementsForPlans().writeOutcomes.text, params);
+    const nodes = await explainRolledBack(t.database, reportStatementsForPlans().writeOutcomes.text, params);
     const reads = onExecutions(nodes).filter((n) => n["Node Type"] !== "ModifyTable");
     expect(reads.length, describePlan(nodes)).toBeGreaterThan(0);
     // Every node, the outcomes' record set too: joined as the inner side of a nested loop it was
@@ -145,7 +118,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
     const batchSignals = (await rowsOf<{ id: string }>(t.ctx.db, sql`select id from signals where tenant_id = ${tenantId} order by master_ticket::int desc limit 128`)).map((r) => r.id);
     const closes: LinkWrite[] = batchSignals.map((signalId) => ({ signalId, slaveAccountId: slaveId, write: "update", link: { slaveTicket: "9001", volume: "0", status: "closed" } }));
     const params = writeOutcomesParams(tenantId, ids.map((id) => ({ id, outcome })), closes, now);
-    const nodes = await explainIn(t, reportStatementsForPlans().writeOutcomes.text, params);
+    const nodes = await explainRolledBack(t.database, reportStatementsForPlans().writeOutcomes.text, params);
     // No node may return more rows than the batch names (a hash join read all 20,000 links), and
     // no link is found by a scan of the table (its filter would hide what it read).
     for (const n of nodes) expect(n["Actual Rows"] * n["Actual Loops"], describePlan(nodes)).toBeLessThanOrEqual(batchSignals.length);
@@ -155,7 +128,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
 
   it("the opening volumes of a batch's copies are read through each copy's signal", async () => {
     const { text } = reportStatementsForPlans().openingVolumes;
-    const nodes = await explainIn(t, text, [tenantId, signalIds, signalIds.map(() => slaveId)]);
+    const nodes = await explainRolledBack(t.database, text, [tenantId, signalIds, signalIds.map(() => slaveId)]);
     const reads = onExecutions(nodes);
     expect(reads.length, describePlan(nodes)).toBeGreaterThan(0);
     // Each copy has one opening order: no node may read more than the copies asked for.
@@ -169,7 +142,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
     // A full batch's copies (128 reports): 40 were few enough for the planner to probe each.
     const batchSignals = (await rowsOf<{ id: string }>(t.ctx.db, sql`select id from signals where tenant_id = ${tenantId} order by master_ticket::int desc limit 128`)).map((r) => r.id);
     const { text } = reportStatementsForPlans().copyLinks;
-    const nodes = await explainIn(t, text, [tenantId, batchSignals, batchSignals.map(() => slaveId)]);
+    const nodes = await explainRolledBack(t.database, text, [tenantId, batchSignals, batchSignals.map(() => slaveId)]);
     // No node may read more links than the copies asked for (a sequential scan read all 20,000).
     for (const n of nodes) expect(n["Actual Rows"] * n["Actual Loops"], describePlan(nodes)).toBeLessThanOrEqual(batchSignals.length);
     const links = await loadCopyLinks(t.ctx.db, tenantId, batchSignals.map((signalId) => ({ signalId, slaveAccountId: slaveId })));
@@ -225,6 +198,6 @@ describe.runIf(process.env.TEST_DATABASE_URL)("report batch plans on PostgreSQL,
 
   it("the load of a full batch's orders probes each by id", async () => {
     expect(ids).toHaveLength(BATCH);
-    expectProbed(await explainIn(t, reportStatementsForPlans().ordersForReport.text, [tenantId, ids]));
+    expectProbed(await explainRolledBack(t.database, reportStatementsForPlans().ordersForReport.text, [tenantId, ids]));
   });
 });
