@@ -20,8 +20,8 @@
  * of an order is decided here (ids are generated here, JavaScript defaults applied here) except
  * `created_at`, the transaction's `now()`, which the statement returns once. A stored row is then
  * the written values as PostgreSQL gives them back, which is exactly those values when each cell is
- * in its output form (`storedRow`: a numeric in canonical decimal text, a lowercase uuid, a whole
- * number, a valid date, well-formed text). Returning every column cost 44 cells per order written
+ * in its output form (db/stored-as-written.ts: a numeric in canonical decimal text, a lowercase
+ * uuid, a whole number, a valid date, well-formed text). Returning every column cost 44 cells per order written
  * as text by PostgreSQL and parsed back by the driver (dates through a regex) — 22,000 for a
  * 500-slave open, and 44 of the about 150 cells a copied order moved through the driver in the
  * cost benchmark. An order with any other cell is rare (no domain value has that form) and is read
@@ -35,6 +35,7 @@ import type { SignalEvent } from "#contract";
 import type { Db } from "../../../db/client.ts";
 import { completeIdempotencyParams, completeIdempotencyText, type IdempotencyCompletion } from "../../../db/idempotency-completion.ts";
 import { rawStatement, runRaw, tableColumns, tableRow, type RawStatement } from "../../../db/raw.ts";
+import { storedAsWritten } from "../../../db/stored-as-written.ts";
 import { fixedUnnest } from "../../../db/unnest-rows.ts";
 import { executions, signalEvents, signals } from "../../../db/schema.ts";
 import { auditEntryRows as auditRows, toAuditRow, type AuditEntry } from "../../audit/write-audit-log.ts";
@@ -137,38 +138,6 @@ const executionColumns = Object.entries(getTableColumns(executions)) as [string,
 // the statement returns its now(). A new column with an SQL default needs its own handling here.
 const sqlDefaulted = executionColumns.filter(([, c]) => is(c.default, SQL)).map(([k]) => k);
 if (sqlDefaulted.join(",") !== "id,createdAt") throw new Error(`record-event: executions columns with an SQL default: ${sqlDefaulted.join(", ")}`);
-const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** numeric_out's form of an unconstrained numeric: no sign but a minus, no leading zero, no exponent (trailing zeros are kept: they are its scale). */
-const NUMERIC_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
-const NEGATIVE_ZERO = /^-0(?:\.0+)?$/;
-/** A UTF-16 half pair: written as U+FFFD, so it would not come back as written. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const INT4_MIN = -2147483648;
-const INT4_MAX = 2147483647;
-
-/**
- * Whether PostgreSQL gives `v` back unchanged from `column` (both databases): true only for the
- * forms listed in the module comment; anything else (another column type included) is false.
- */
-function storedAsWritten(column: PgColumn, v: unknown): boolean {
-  if (v === null) return true;
-  switch (column.columnType) {
-    case "PgNumeric":
-      return typeof v === "string" && NUMERIC_TEXT.test(v) && !NEGATIVE_ZERO.test(v);
-    case "PgUUID":
-      return typeof v === "string" && UUID_TEXT.test(v);
-    case "PgInteger":
-      return typeof v === "number" && Number.isInteger(v) && !Object.is(v, -0) && v >= INT4_MIN && v <= INT4_MAX;
-    case "PgTimestamp":
-      return v instanceof Date && !Number.isNaN(v.getTime());
-    case "PgText":
-      return typeof v === "string" && !v.includes("\0") && !LONE_SURROGATE.test(v);
-    case "PgBoolean":
-      return typeof v === "boolean";
-    default:
-      return false;
-  }
-}
 
 /**
  * `order` with every cell it leaves out filled as the insert fills it: a new id, the column's

@@ -11,6 +11,7 @@
 import { getTableColumns } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { rawStatement, runRaw, tableColumns, tableRow } from "../../../db/raw.ts";
+import { storedAsWritten } from "../../../db/stored-as-written.ts";
 import { executions } from "../../../db/schema.ts";
 import type { ExecutionRow } from "../../signals/mappers.ts";
 import type { CopyLink } from "../domain/index.ts";
@@ -107,7 +108,7 @@ const openingVolumes = rawStatement(
 );
 
 /** The statements that find a batch's executions by id or by copy, for report-plans-postgres.test.ts. */
-export const reportStatementsForPlans = () => ({ ordersForReport, writeOutcomes, openingVolumes, copyLinks });
+export const reportStatementsForPlans = () => ({ ordersForReport, writeOutcomes, writeOutcomesIds, openingVolumes, copyLinks });
 
 /** The key of one copy (signal, slave) in the maps below. */
 export const copyKey = (signalId: string, slaveAccountId: string): string => `${signalId}|${slaveAccountId}`;
@@ -257,8 +258,7 @@ const arrayRows = (columns: readonly (readonly [string, string])[], first: numbe
 // filter off the index): with the ids also named as `e.id = any(…)` the planner expected one
 // order, made the orders the outer side of a nested loop and scanned the whole record set once
 // per order — n² rows, 6 of the 7 ms of a batch of 128 (overload benchmark).
-const writeOutcomes = rawStatement(
-  "report_write_outcomes",
+const writeOutcomesText = (returning: string): string =>
   `with link_insert as (
      insert into position_links (tenant_id, signal_id, slave_account_id, slave_ticket, volume, status, closed_at)
      select $1, l.signal_id, l.slave_account_id, l.slave_ticket, l.volume, l.status, l.closed_at
@@ -274,9 +274,15 @@ const writeOutcomes = rawStatement(
      .join(", ")}
    from ${arrayRows(OUTCOME_COLUMNS, 2, "v")}
    where e.id = v.id and ${TENANT_OFF_INDEX("e")}
-   returning ${tableColumns(executions, "e", "", OUTCOME_KEYS)}`,
-  outcomeRow,
-);
+   returning ${returning}`;
+const writeOutcomes = rawStatement("report_write_outcomes", writeOutcomesText(tableColumns(executions, "e", "", OUTCOME_KEYS)), outcomeRow);
+/**
+ * The same write returning only the ids it updated: used when every outcome cell comes back as
+ * written (db/stored-as-written.ts), so the stored row is the loaded row with the outcome as sent
+ * — 17 cells per report (three of them dates) the driver neither receives nor parses.
+ */
+const writeOutcomesIds = rawStatement("report_write_outcome_ids", writeOutcomesText(`e.id as "id"`), (r) => ({ id: r.id as string }));
+const outcomeColumns = OUTCOME_KEYS.map((key) => [key, getTableColumns(executions)[key]] as const);
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
@@ -325,9 +331,11 @@ export function writeOutcomesParams(tenantId: string, outcomes: { id: string; ou
  * Stores each order's reported outcome and the batch's link changes (new links inserted, changed
  * ones updated; `now` is a closed link's `closed_at`), in one statement; returns the orders as
  * stored, by id: each `loaded` row (loadReportOrders, same transaction: locked since) with the
- * outcome's columns as the database returned them (OUTCOME_KEYS; the statement returns only those,
- * 18 of the row's 44 columns: each report's whole row was parsed twice, by the load and by this
- * write's return). Each order id and each copy at most once. Throws when an order is not updated.
+ * outcome's columns as stored — the outcome as sent when each of its cells comes back as written
+ * (db/stored-as-written.ts; the statement then returns only the ids), else as the database
+ * returned them (OUTCOME_KEYS; 18 of the row's 44 columns: each report's whole row was parsed
+ * twice, by the load and by this write's return). Each order id and each copy at most once.
+ * Throws when an order is not updated.
  */
 export async function writeReports(
   tx: Db,
@@ -340,7 +348,12 @@ export async function writeReports(
     if (links.length > 0) throw new Error("writeReports: link changes without an outcome");
     return new Map();
   }
-  const updated = await runRaw(tx, writeOutcomes, writeOutcomesParams(tenantId, outcomes, links, now));
+  const sent = new Map(outcomes.map((o) => [o.id, { ...o.outcome, id: o.id }]));
+  const asWritten = outcomes.every((o) => outcomeColumns.every(([key, column]) => storedAsWritten(column, (sent.get(o.id) as Record<string, unknown>)[key] ?? null)));
+  const params = writeOutcomesParams(tenantId, outcomes, links, now);
+  const updated: (Partial<ExecutionRow> & { id: string })[] = asWritten
+    ? (await runRaw(tx, writeOutcomesIds, params)).map((r) => outcomeOf(sent.get(r.id), r.id))
+    : await runRaw(tx, writeOutcomes, params);
   if (updated.length !== outcomes.length) throw new Error(`execution update returned ${updated.length} rows for ${outcomes.length}`);
   const loaded = new Map(outcomes.map((o) => [o.id, o.loaded]));
   return new Map(
@@ -350,4 +363,15 @@ export async function writeReports(
       return [r.id, { ...row, ...r }];
     }),
   );
+}
+
+/** The outcome columns (OUTCOME_KEYS) of an order as sent, each cell null when not set, dates copied; throws for an id not sent. */
+function outcomeOf(sent: (Partial<ExecutionRow> & { id: string }) | undefined, id: string): Partial<ExecutionRow> & { id: string } {
+  if (!sent) throw new Error(`execution update returned order ${id}, not in the batch`);
+  const out: Record<string, unknown> = {};
+  for (const [key] of outcomeColumns) {
+    const v = (sent as Record<string, unknown>)[key] ?? null;
+    out[key] = v instanceof Date ? new Date(v.getTime()) : v;
+  }
+  return out as Partial<ExecutionRow> & { id: string };
 }
