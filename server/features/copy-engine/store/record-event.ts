@@ -19,14 +19,15 @@
  * The orders come back as stored WITHOUT reading them back (issue 15, goals 1 and 2): every cell
  * of an order is decided here (ids are generated here, JavaScript defaults applied here) except
  * `created_at`, the transaction's `now()`, which the statement returns once. A stored row is then
- * the written values as PostgreSQL gives them back, which is exactly those values when each cell is
- * in its output form (db/stored-as-written.ts: a numeric in canonical decimal text, a lowercase
- * uuid, a whole number, a valid date, well-formed text). Returning every column cost 44 cells per order written
- * as text by PostgreSQL and parsed back by the driver (dates through a regex) — 22,000 for a
- * 500-slave open, and 44 of the about 150 cells a copied order moved through the driver in the
- * cost benchmark. An order with any other cell is rare (no domain value has that form) and is read
- * back as before (`returning` every column): correct whatever PostgreSQL's conversion does.
- * record-event.test.ts compares the rows with what a select returns, on both databases.
+ * the written values as PostgreSQL gives them back, which is exactly those values when each cell
+ * is in its output form (db/stored-as-written.ts: a numeric in canonical decimal text, a lowercase
+ * uuid, a whole number, a valid date, well-formed text). Returning every column cost 44 cells per
+ * order written as text by PostgreSQL and parsed back by the driver (dates through a regex) —
+ * 22,000 for a 500-slave open, and 44 of the about 150 cells a copied order moved through the
+ * driver in the cost benchmark. An order with any other cell is rare (no domain value has that
+ * form) and is read back as before (`returning` every column): correct whatever PostgreSQL's
+ * conversion does. record-event.test.ts compares the rows with what a select returns, on both
+ * databases.
  */
 import { randomUUID } from "node:crypto";
 import { getTableColumns, is, SQL } from "drizzle-orm";
