@@ -10,7 +10,7 @@ import { auditLogs, executions, signalEvents } from "./schema.ts";
 import { createTestContext, seedTenantWithSlave, type TestContext } from "../test-support/context.ts";
 import { fixedUnnest } from "./unnest-rows.ts";
 import { runRaw, rawStatement, tableColumns, tableRow } from "./raw.ts";
-import { integer, pgTable, timestamp } from "drizzle-orm/pg-core";
+import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 
 /** fixedUnnest's inserts as raw statements returning every column, built once for the suite. */
@@ -97,5 +97,21 @@ describe("fixedUnnest", () => {
     expect(f.params([{ tenantId: "t", slaveAccountId: "s", action: "OPEN" }]).length).toBe(f.count);
     const loose = pgTable("loose", { n: integer("n"), at: timestamp("at").default(sql`now()`) });
     expect(() => fixedUnnest(loose)).toThrow(/at is nullable with an SQL default/);
+  });
+
+  it("withDefaults fills a row's missing cells as the insert does: JavaScript defaults (a function once), null, SQL defaults left out", () => {
+    let calls = 0;
+    const table = pgTable("filled", {
+      id: integer("id").notNull().default(sql`1`),
+      status: text("status").notNull().default("pending"),
+      tag: text("tag").$defaultFn(() => `tag-${++calls}`),
+      note: text("note"),
+    });
+    const f = fixedUnnest(table);
+    expect(f.withDefaults({ note: "kept" })).toEqual({ status: "pending", tag: "tag-1", note: "kept" });
+    expect(f.withDefaults({ id: 7, status: "done", tag: null })).toEqual({ id: 7, status: "done", tag: null, note: null });
+    expect(calls).toBe(1);
+    // The filled row writes the same cells; the SQL default's cell stays null for its coalesce.
+    expect(f.params([f.withDefaults({ note: "kept" })])).toEqual([[null], ["pending"], ["tag-2"], ["kept"]]);
   });
 });

@@ -42,6 +42,12 @@ export interface FixedUnnest<T extends PgTable> {
   select(first: number): string;
   /** One array per column, cells through each column's driver mapping. */
   params(rows: InferInsertModel<T>[]): unknown[][];
+  /**
+   * `row` with each cell it leaves out as the insert fills it from JavaScript — the column's
+   * default (its default function called once here), else null — and the columns with an SQL
+   * default left out (the database's). `params` of the result writes the same values.
+   */
+  withDefaults(row: InferInsertModel<T>): InferInsertModel<T>;
 }
 
 const SERIAL_SQL_TYPES: Record<string, string> = { serial: "integer", smallserial: "smallint", bigserial: "bigint" };
@@ -53,6 +59,8 @@ export function fixedUnnest<T extends PgTable>(table: T): FixedUnnest<T> {
   const exprs: string[] = [];
   const types: string[] = [];
   const cellOf: ((v: unknown) => unknown)[] = [];
+  /** Per column: the value a missing cell takes from JavaScript (null when none), or undefined for an SQL default. */
+  const missingOf: (() => unknown)[] = [];
   cols.forEach(([key, column], i) => {
     if (column.generated !== undefined || column.generatedIdentity !== undefined) throw new Error(`fixedUnnest: ${key} is generated`);
     const sqlType = column.getSQLType();
@@ -66,13 +74,16 @@ export function fixedUnnest<T extends PgTable>(table: T): FixedUnnest<T> {
     if (sqlDefault === null && column.hasDefault && !serial && d === undefined && !column.defaultFn) throw new Error(`fixedUnnest: ${key} has a database-side default`);
     const cell = `c${i}`;
     exprs.push(sqlDefault === null ? cell : `coalesce(${cell}, ${sqlDefault})`);
-    cellOf.push((v) => {
-      if (v === null) return null;
-      if (v !== undefined) return column.mapToDriverValue(v);
-      if (sqlDefault !== null) return null;
+    const missing = (): unknown => {
+      if (sqlDefault !== null) return undefined;
       const js: unknown = column.defaultFn ? column.defaultFn() : d;
       if (is(js, SQL)) throw new Error(`fixedUnnest: ${key}'s default function returns SQL; set the column on every row`);
-      return js === undefined ? null : column.mapToDriverValue(js);
+      return js === undefined ? null : js;
+    };
+    missingOf.push(missing);
+    cellOf.push((v) => {
+      const value = v === undefined ? missing() : v;
+      return value === null || value === undefined ? null : column.mapToDriverValue(value);
     });
   });
   const list = names.join(", ");
@@ -83,5 +94,14 @@ export function fixedUnnest<T extends PgTable>(table: T): FixedUnnest<T> {
     select: (first) =>
       `select ${exprs.join(", ")} from unnest(${types.map((t, i) => `$${first + i}::${t}[]`).join(", ")}) as u(${cells})`,
     params: (rows) => cols.map(([key], i) => rows.map((r) => cellOf[i]!((r as Record<string, unknown>)[key]))),
+    withDefaults: (row) => {
+      const out: Record<string, unknown> = {};
+      cols.forEach(([key], i) => {
+        const v = (row as Record<string, unknown>)[key];
+        const value = v === undefined ? missingOf[i]!() : v;
+        if (value !== undefined) out[key] = value;
+      });
+      return out as InferInsertModel<T>;
+    },
   };
 }

@@ -141,23 +141,11 @@ const sqlDefaulted = executionColumns.filter(([, c]) => is(c.default, SQL)).map(
 if (sqlDefaulted.join(",") !== "id,createdAt") throw new Error(`record-event: executions columns with an SQL default: ${sqlDefaulted.join(", ")}`);
 
 /**
- * `order` with every cell it leaves out filled as the insert fills it: a new id, the column's
- * JavaScript default, else null — except `createdAt`, left out for the database's `now()`.
- * Filled before the insert, so the stored row and the one returned share every value.
+ * `order` with every cell it leaves out filled as the insert fills it (db/unnest-rows.ts
+ * withDefaults) and a new id — `createdAt` left out for the database's `now()`. Filled before the
+ * insert, so the stored row and the one returned share every value.
  */
-function completeOrder(order: NewExecution): NewExecution {
-  const out: Record<string, unknown> = {};
-  for (const [key, column] of executionColumns) {
-    const v = (order as Record<string, unknown>)[key];
-    if (v !== undefined) out[key] = v;
-    else if (key === "id") out[key] = randomUUID();
-    else if (key === "createdAt") continue;
-    else if (column.defaultFn) out[key] = column.defaultFn();
-    else if (column.default !== undefined && !is(column.default, SQL)) out[key] = column.default;
-    else out[key] = null;
-  }
-  return out as NewExecution;
-}
+const completeOrder = (order: NewExecution): NewExecution => orderRows.withDefaults({ ...order, id: order.id ?? randomUUID() });
 
 /**
  * The row a select of `order` (completed by completeOrder) returns, given the statement's `now()`
