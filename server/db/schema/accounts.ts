@@ -60,9 +60,9 @@ export const accounts = pgTable(
     updatedAt: ts("updated_at").notNull().defaultNow(),
     /**
      * Moves by one whenever anything but `last_heartbeat` changes, or the account's risk limit does
-     * (triggers of migration 0015, which also NOTIFY `copybridge_accounts` with "<id> <version>"):
-     * the bridge's in-memory view of a slave (bridge/account-view.ts) keeps a row only while no
-     * newer version has been announced.
+     * (triggers of migration 0015, which also NOTIFY `copybridge_accounts` with "<id> <version>";
+     * 0016 compares the row column by column): the bridge's in-memory view of a slave
+     * (bridge/account-view.ts) keeps a row only while no newer version has been announced.
      */
     rowVersion: bigint("row_version", { mode: "number" }).notNull().default(0),
   },
