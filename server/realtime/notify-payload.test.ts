@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ServerMessage } from "#contract";
 import { decodeNotice, encodeNotice, foreignNotice, MAX_PAYLOAD_BYTES, noticeOf, type Notice } from "./notify-payload.ts";
 
@@ -51,6 +51,22 @@ describe("notice payloads", () => {
     expect(foreignNotice(mine!, me)).toBeNull();
     expect(foreignNotice(theirs!, me)).toMatchObject({ instance: other, ids: ["1"] });
     expect(foreignNotice("garbage", me)).toBeNull();
+  });
+
+  it("drops an own notice by its prefix, without parsing it", () => {
+    const [mine] = encodeNotice({ instance: me, tenantId, kind: "orders", ids: ["1", "2"] });
+    expect(mine!.startsWith(`{"v":1,"i":"${me}",`)).toBe(true);
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      expect(foreignNotice(mine!, me)).toBeNull();
+      expect(parse).not.toHaveBeenCalled();
+      // Another instance's notice, and one whose id only starts like this instance's, are read.
+      expect(foreignNotice(encodeNotice({ instance: other, tenantId, kind: "orders", ids: ["1"] })[0]!, me)).toMatchObject({ instance: other });
+      expect(foreignNotice(encodeNotice({ instance: `${me}-2`, tenantId, kind: "orders", ids: ["1"] })[0]!, me)).toMatchObject({ instance: `${me}-2` });
+      expect(parse).toHaveBeenCalledTimes(2);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });
 

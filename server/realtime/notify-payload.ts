@@ -95,8 +95,19 @@ export function decodeNotice(payload: string): Notice | null {
   return { instance: w.i, tenantId: w.t, kind: w.k, ids: w.ids };
 }
 
-/** The notice to act on: null when it is malformed or this instance's own. */
+/** How encodeNotice's payloads from `instance` begin (`{"v":1,"i":"<instance>",`). */
+const payloadPrefix = (instance: string): string => `{"v":1,"i":${JSON.stringify(instance)},`;
+let ownPrefix = { instance: "", prefix: payloadPrefix("") };
+
+/**
+ * The notice to act on: null when it is malformed or this instance's own. An own notice — every
+ * notice a lone instance hears, since it listens on the channel it notifies — is known by the
+ * prefix encodeNotice gives it and dropped without being parsed and validated (up to 400 ids,
+ * each against a pattern, for nothing).
+ */
 export function foreignNotice(payload: string, ownInstance: string): Notice | null {
+  if (ownPrefix.instance !== ownInstance) ownPrefix = { instance: ownInstance, prefix: payloadPrefix(ownInstance) };
+  if (payload.startsWith(ownPrefix.prefix)) return null;
   const n = decodeNotice(payload);
   return n && n.instance !== ownInstance ? n : null;
 }
