@@ -71,5 +71,8 @@ export const accounts = pgTable(
     uniqueIndex("accounts_tenant_role_number_key").on(t.tenantId, t.role, t.accountNumber).where(sql`${t.deletedAt} is null`),
     uniqueIndex("accounts_one_master_per_tenant").on(t.tenantId).where(sql`${t.role} = 'MASTER' and ${t.deletedAt} is null`),
     index("accounts_tenant_idx").on(t.tenantId, t.role),
+    // The key of composite foreign keys (tenant_id, account): a slave's orders and position links
+    // reference their account within their tenant (columns.ts tenantOfAccount).
+    uniqueIndex("accounts_tenant_id_id_key").on(t.tenantId, t.id),
   ],
 );

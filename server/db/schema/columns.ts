@@ -10,3 +10,10 @@ export const tenantRef = () =>
   uuid("tenant_id")
     .notNull()
     .references(() => tenants.id, { onDelete: "cascade" });
+/**
+ * `tenant_id` of a row that belongs to one of the tenant's accounts: checked with that account as
+ * ONE composite key (`accountOfTenant`), not against `tenants` apart — the database then refuses
+ * a row whose account is another tenant's, and the row takes one foreign-key check, not two.
+ * Deleted with its tenant through the account (accounts → tenants cascades).
+ */
+export const tenantOfAccount = () => uuid("tenant_id").notNull();

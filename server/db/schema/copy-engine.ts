@@ -1,7 +1,7 @@
 /** The copy engine: master signals and their events, slave orders (the outbox) and ticket links. */
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { createdAt, tenantRef, ts } from "./columns.ts";
+import { bigint, boolean, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt, tenantOfAccount, tenantRef, ts } from "./columns.ts";
 import { accounts } from "./accounts.ts";
 
 /** One row per master ticket (position or pending order) — the dashboard's "signal". */
@@ -83,12 +83,11 @@ export const executions = pgTable(
   "executions",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: tenantRef(),
+    tenantId: tenantOfAccount(),
     signalId: uuid("signal_id").references(() => signals.id, { onDelete: "cascade" }),
     eventId: uuid("event_id").references(() => signalEvents.id, { onDelete: "cascade" }),
-    slaveAccountId: uuid("slave_account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    /** The slave, within the order's tenant (executions_slave_account_fk). */
+    slaveAccountId: uuid("slave_account_id").notNull(),
     action: text("action").notNull(),
     status: text("status").notNull().default("pending"),
     /** Master ticket the order copies (denormalised so delivery needs no join). */
@@ -140,6 +139,7 @@ export const executions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    foreignKey({ name: "executions_slave_account_fk", columns: [t.tenantId, t.slaveAccountId], foreignColumns: [accounts.tenantId, accounts.id] }).onDelete("cascade"),
     index("executions_pending_idx").on(t.slaveAccountId, t.createdAt).where(sql`${t.status} = 'pending'`),
     index("executions_signal_idx").on(t.signalId),
     // Retention deletes signal events, which cascades to their orders by event_id: without this
@@ -163,13 +163,12 @@ export const positionLinks = pgTable(
   "position_links",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: tenantRef(),
+    tenantId: tenantOfAccount(),
     signalId: uuid("signal_id")
       .notNull()
       .references(() => signals.id, { onDelete: "cascade" }),
-    slaveAccountId: uuid("slave_account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    /** The slave, within the link's tenant (position_links_slave_account_fk). */
+    slaveAccountId: uuid("slave_account_id").notNull(),
     slaveTicket: text("slave_ticket"),
     volume: numeric("volume").notNull(),
     /** open | closed */
@@ -178,6 +177,7 @@ export const positionLinks = pgTable(
     closedAt: ts("closed_at"),
   },
   (t) => [
+    foreignKey({ name: "position_links_slave_account_fk", columns: [t.tenantId, t.slaveAccountId], foreignColumns: [accounts.tenantId, accounts.id] }).onDelete("cascade"),
     uniqueIndex("position_links_signal_slave_key").on(t.signalId, t.slaveAccountId),
     index("position_links_open_idx").on(t.slaveAccountId).where(sql`${t.status} = 'open'`),
   ],
