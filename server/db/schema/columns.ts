@@ -11,9 +11,10 @@ export const tenantRef = () =>
     .notNull()
     .references(() => tenants.id, { onDelete: "cascade" });
 /**
- * `tenant_id` of a row that belongs to one of the tenant's accounts: checked with that account as
- * ONE composite key (`accountOfTenant`), not against `tenants` apart — the database then refuses
- * a row whose account is another tenant's, and the row takes one foreign-key check, not two.
- * Deleted with its tenant through the account (accounts → tenants cascades).
+ * `tenant_id` of a row that belongs to one of the tenant's accounts: the table checks it with that
+ * account as ONE composite foreign key, `(tenant_id, <account column>)` → `accounts (tenant_id, id)`
+ * (declared in the table's own extras), not against `tenants` apart — the database then refuses a
+ * row whose account is another tenant's, and the row takes one foreign-key check, not two.
+ * Deleted with its tenant through the account (accounts → tenants cascades; migration 0017).
  */
 export const tenantOfAccount = () => uuid("tenant_id").notNull();
