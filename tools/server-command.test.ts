@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { SERVER_NODE_OPTIONS, serverNodeArgs } from "./server-command.mjs";
+import { SERVER_LOADER, SERVER_NODE_OPTIONS, serverNodeArgs } from "./server-command.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -20,8 +20,8 @@ function sources(dir: string): string[] {
 
 describe("serverNodeArgs", () => {
   it("puts the Node options, then any extra options, before the loader and the entry point", () => {
-    expect(serverNodeArgs()).toEqual([...SERVER_NODE_OPTIONS, "--import", "tsx", "server/main.ts"]);
-    expect(serverNodeArgs(["--cpu-prof"])).toEqual([...SERVER_NODE_OPTIONS, "--cpu-prof", "--import", "tsx", "server/main.ts"]);
+    expect(serverNodeArgs()).toEqual([...SERVER_NODE_OPTIONS, "--import", SERVER_LOADER, "server/main.ts"]);
+    expect(serverNodeArgs(["--cpu-prof"])).toEqual([...SERVER_NODE_OPTIONS, "--cpu-prof", "--import", SERVER_LOADER, "server/main.ts"]);
     expect(SERVER_NODE_OPTIONS).toContain("--max-semi-space-size=64");
   });
 
