@@ -33,7 +33,7 @@ describe("the server's TypeScript loader", () => {
 
   it("leaves no __name in the poll's hot modules", () => {
     const out = run(`
-      const modules = ["./server/http/admission-limiter.ts", "./server/features/copy-engine/delivery/delivery.ts"];
+      const modules = ["./server/http/admission-limiter.ts", "./server/features/copy-engine/delivery/delivery.ts", "./server/features/copy-engine/delivery/slave-delivery.ts"];
       const sources = [];
       for (const path of modules) for (const value of Object.values(await import(path))) if (typeof value === "function") sources.push(value.toString());
       console.log(JSON.stringify({ count: sources.length, named: sources.filter((s) => s.includes("__name")).length }));
