@@ -23,7 +23,7 @@ import { ofTenant } from "../../db/scope.ts";
 import type { AppContext } from "../../http/context.ts";
 import { applyReport } from "../copy-engine/apply-report.ts";
 import { publishEffects } from "../copy-engine/effects.ts";
-import { orderSource, pollOrders } from "../copy-engine/delivery/slave-delivery.ts";
+import { ClientGone, orderSource, pollOrders } from "../copy-engine/delivery/slave-delivery.ts";
 import { findRiskLimit } from "../risk/queries.ts";
 import { toSlaveConfig } from "../risk/slave-config.ts";
 import { findEaNetwork } from "../settings/queries.ts";
@@ -82,9 +82,9 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
     // The account and its risk limit from memory, else in one read (account-view.ts); the sign of
     // life: behind the poll for an idle slave, else the turn's update (heartbeat.ts).
     const { slave, limit } = await resolveSlaveWithRiskLimit(ctx.db, auth, request.body, accountViewOf(ctx));
-    const aborted = new AbortController();
-    // "close" also follows every answered poll: abort only one whose client went away first (each
-    // abort builds a DOMException with its stack, for nothing once the poll has been answered).
+    // Not an AbortController: created on every poll for the few whose client leaves (ClientGone).
+    const aborted = new ClientGone();
+    // "close" also follows every answered poll: abort only one whose client went away first.
     reply.raw.once("close", () => {
       if (!reply.raw.writableFinished) aborted.abort();
     });
@@ -96,7 +96,7 @@ export function registerSlaveRoutes(app: FastifyInstance, ctx: AppContext): void
     // The first claim is work; the wait that may follow is not: the admission slot goes back after
     // it (http/admission.ts; idempotent), or parked polls would hold every slot and starve everyone.
     const source = orderSource(ctx, auth.tenantId, slave.id, request.body, () => releaseAdmission(request));
-    const orders = await pollOrders(ctx.delivery, slave.id, source, request.body, aborted.signal);
+    const orders = await pollOrders(ctx.delivery, slave.id, source, request.body, aborted);
     const body: SlavePollResponse = { orders, config: toSlaveConfig(slave, limit), ...(reports ? { reports } : {}) };
     return body;
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { SlaveOrder } from "#contract";
 import { OrderDelivery } from "./delivery.ts";
-import { pollOrders, type OrderSource } from "./slave-delivery.ts";
+import { ClientGone, pollOrders, type OrderSource } from "./slave-delivery.ts";
 
 const order = (id: string, createdAtMs = 1) => ({ orderId: id, createdAtMs }) as SlaveOrder;
 
@@ -18,13 +18,35 @@ function source(answers: (SlaveOrder[] | Promise<SlaveOrder[]>)[]) {
   return { s, claim, released };
 }
 
+describe("ClientGone", () => {
+  it("calls each listener once on the first abort, none removed or added after it", () => {
+    const gone = new ClientGone();
+    const calls: string[] = [];
+    const a = () => calls.push("a");
+    const b = () => calls.push("b");
+    const c = () => calls.push("c");
+    gone.addEventListener("abort", a);
+    gone.addEventListener("abort", b);
+    gone.addEventListener("abort", c);
+    gone.removeEventListener("abort", b);
+    expect(gone.aborted).toBe(false);
+    gone.abort();
+    gone.abort();
+    expect(gone.aborted).toBe(true);
+    expect(calls).toEqual(["a", "c"]);
+    gone.addEventListener("abort", a);
+    gone.abort();
+    expect(calls).toEqual(["a", "c"]);
+  });
+});
+
 describe("pollOrders", () => {
   it("claims nothing for a client already gone before the first claim", async () => {
     const d = new OrderDelivery();
     const src = source([[order("1")]]);
-    const gone = new AbortController();
+    const gone = new ClientGone();
     gone.abort();
-    expect(await pollOrders(d, "a", src.s, { waitMs: 25_000 }, gone.signal)).toEqual([]);
+    expect(await pollOrders(d, "a", src.s, { waitMs: 25_000 }, gone)).toEqual([]);
     expect(src.claim).not.toHaveBeenCalled();
     expect(d.connectedAccounts().size).toBe(0);
   });
@@ -32,19 +54,19 @@ describe("pollOrders", () => {
   it("gives back the orders of a client that left while the poll claimed or waited", async () => {
     const d = new OrderDelivery();
     // Gone during the first claim: the claimed order goes back, nothing is answered.
-    const leaving = new AbortController();
+    const leaving = new ClientGone();
     const src = source([]);
     src.claim.mockImplementationOnce(() => {
       leaving.abort();
       return Promise.resolve([order("1")]);
     });
-    expect(await pollOrders(d, "a", src.s, { waitMs: 25_000 }, leaving.signal)).toEqual([]);
+    expect(await pollOrders(d, "a", src.s, { waitMs: 25_000 }, leaving)).toEqual([]);
     expect(src.released).toEqual([["1"]]);
 
     // Gone while parked, after an order was handed out to it in memory.
-    const parkedGone = new AbortController();
+    const parkedGone = new ClientGone();
     const src2 = source([]);
-    const polling = pollOrders(d, "b", src2.s, { waitMs: 25_000 }, parkedGone.signal);
+    const polling = pollOrders(d, "b", src2.s, { waitMs: 25_000 }, parkedGone);
     await vi.waitFor(() => expect(src2.claim).toHaveBeenCalledTimes(1));
     d.give("b", [order("2")]);
     parkedGone.abort();
@@ -73,13 +95,17 @@ describe("pollOrders", () => {
     expect(await polling).toEqual([order("2")]);
   });
 
-  it("answers [] on timeout and on abort", async () => {
+  it("answers [] on timeout and on abort (the route's ClientGone, or an AbortSignal)", async () => {
     const d = new OrderDelivery();
-    expect(await pollOrders(d, "a", source([]).s, { waitMs: 20 }, new AbortController().signal, 1_000)).toEqual([]);
-    const abort = new AbortController();
-    const polling = pollOrders(d, "a", source([]).s, { waitMs: 25_000 }, abort.signal, 1_000);
-    abort.abort();
+    expect(await pollOrders(d, "a", source([]).s, { waitMs: 20 }, new ClientGone(), 1_000)).toEqual([]);
+    const gone = new ClientGone();
+    const polling = pollOrders(d, "a", source([]).s, { waitMs: 25_000 }, gone, 1_000);
+    gone.abort();
     expect(await polling).toEqual([]);
+    const abort = new AbortController();
+    const polling2 = pollOrders(d, "a", source([]).s, { waitMs: 25_000 }, abort.signal, 1_000);
+    abort.abort();
+    expect(await polling2).toEqual([]);
   });
 
   it("answers orders a periodic re-check finds (another instance, an expired lease)", async () => {
