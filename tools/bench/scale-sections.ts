@@ -84,7 +84,7 @@ async function fanoutSection({ quick, dbs }: ScaleOptions): Promise<string> {
   const lines = [
     machineLine(),
     "",
-    `${common.ratePerS} events/s (OPEN / CLOSE alternating), ${common.slaves} slaves reporting; per event a socket received 1 + ${mix.others} frames (first ≈ ${mix.firstBytes} B, others ≈ ${mix.otherBytes} B), which the baseline sends too. The first ${size.warmupTickets} tickets are warm-up.`,
+    `${common.ratePerS} events/s (OPEN / CLOSE alternating), ${common.slaves} slaves reporting; per event a socket received 1 + ${mix.others} frames (first ≈ ${mix.firstBytes} B, others ≈ ${mix.otherBytes} B), which the baseline sends too, an event's frames in one write per socket (until 2026-12-02 a write per frame). The first ${size.warmupTickets} tickets are warm-up.`,
     "",
     ...header,
     baseRow,
