@@ -165,3 +165,38 @@ export class CpuProbe {
     };
   }
 }
+
+/** CPU over a window as % of one core (100 = one core busy throughout): a machine with 2 cores has 200. */
+export interface CpuShares {
+  /** The benchmark's own process (its clients: sockets, slaves, the master). */
+  benchPct: number;
+  /** The process under test (the server, or a baseline's process). */
+  serverPct: number;
+  /** Every postgres process; null when not read (PGlite runs inside the server process). */
+  postgresPct: number | null;
+  /** ms of wall-clock time the window lasted. */
+  wallMs: number;
+}
+
+/**
+ * Starts a window over this process, `serverPid` and (when `withPostgres`) PostgreSQL; `stop()`
+ * returns each one's CPU since, as % of one core. On a machine of few cores the three compete
+ * (docs/benchmarks.md, goal 7 on two cores): a figure near the core count says every process
+ * waited for a core.
+ *
+ * @throws Error when `serverPid` is gone at the start or at `stop()`
+ */
+export function startCpuWindow(serverPid: number, withPostgres: boolean): { stop(): CpuShares } {
+  const server = new CpuProbe(serverPid, withPostgres);
+  const bench = new CpuProbe(process.pid, false);
+  const s0 = server.read();
+  const b0 = bench.read();
+  return {
+    stop: () => {
+      const s = server.spent(s0, server.read());
+      const b = bench.spent(b0, bench.read());
+      const pct = (ms: number, wallMs: number) => (wallMs > 0 ? (100 * ms) / wallMs : NaN);
+      return { benchPct: pct(b.processMs, b.wallMs), serverPct: pct(s.processMs, s.wallMs), postgresPct: withPostgres ? pct(s.postgresMs, s.wallMs) : null, wallMs: s.wallMs };
+    },
+  };
+}

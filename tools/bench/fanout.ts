@@ -12,6 +12,7 @@ import { masterEvent, setUpBridge } from "../../e2e/support/bridge.ts";
 import { startServer } from "../../e2e/support/server.ts";
 import { signUp } from "../../e2e/support/tenant.ts";
 import { BridgeClient } from "../bridge-client/client.ts";
+import { startCpuWindow, type CpuShares } from "./cpu.ts";
 import { openLoopSchedule } from "./scale-format.ts";
 import { runOpenLoop, type LoadResult } from "./scale-load.ts";
 import { openSocketGroup } from "./scale-sockets.ts";
@@ -38,6 +39,8 @@ export interface FanoutRun extends LoadResult {
   duplicates: number;
   /** What socket 0 received per event, for the bare baseline. */
   mix: FrameMix;
+  /** CPU while the master sent: this process (clients), the server, PostgreSQL's (postgres only). */
+  cpu: CpuShares;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -57,10 +60,12 @@ export async function runFanout(db: DbKind, o: FanoutOptions): Promise<FanoutRun
   fleet.start(bridge.slaves);
   await sleep(300); // every slave parks its first poll
   const schedule = openLoopSchedule(o.events, o.ratePerS);
+  const cpuWindow = startCpuWindow(server.pid, db === "postgres");
   const load = await runOpenLoop(schedule, async (e) => (await master.signal(masterEvent(e.type, { ticket: e.ticket, volume: 1, price: 1.08456 }))).status, {
     sentAt,
     warmupTickets: o.warmupTickets,
   });
+  const cpu = cpuWindow.stop();
   await Promise.all(load.acceptedOpens.map((ticket) => group.allSeen(String(ticket), 10_000)));
   const missed = load.acceptedOpens.reduce((n, ticket) => n + group.seen.filter((s) => !s.has(String(ticket))).length, 0);
   const mix = frameMix(group.mix, o.events);
@@ -72,7 +77,7 @@ export async function runFanout(db: DbKind, o: FanoutOptions): Promise<FanoutRun
   await stopped;
   await server.stop();
   await database.drop();
-  return { ...load, db, sockets: o.sockets, events: o.events, latencies: group.latencies, missed, duplicates: group.duplicates, mix };
+  return { ...load, db, sockets: o.sockets, events: o.events, latencies: group.latencies, missed, duplicates: group.duplicates, mix, cpu };
 }
 
 /** The frames of socket 0 per event: the first (new_signal / signal_updated) and the rest. */

@@ -10,6 +10,7 @@
 import { execFileSync } from "node:child_process";
 import { cpus } from "node:os";
 import type { DbKind } from "../../e2e/support/databases.ts";
+import type { CpuShares } from "./cpu.ts";
 import { runFanout, type FanoutRun } from "./fanout.ts";
 import { runHistory, type HistoryRun } from "./history.ts";
 import { runInstances, slaveInstance, type InstancesRun } from "./instances.ts";
@@ -38,6 +39,12 @@ const p50 = (s: number[]) => percentile(s, 50);
 const p99 = (s: number[]) => percentile(s, 99);
 const quickNote = (quick: boolean) => (quick ? "\n\n_Quick run (--quick): tiny sizes, not a measurement._" : "");
 
+/** A run's CPU shares as written in the fanout table: `bench / server / PostgreSQL`, `–` for none. */
+function cpuCell(c: CpuShares): string {
+  const pct = (v: number | null) => (v === null || Number.isNaN(v) ? "–" : v.toFixed(0));
+  return `${pct(c.benchPct)} / ${pct(c.serverPct)} / ${pct(c.postgresPct)}`;
+}
+
 async function fanoutSection({ quick, dbs }: ScaleOptions): Promise<string> {
   const size = quick ? { sockets: 20, events: 60, warmupTickets: 5 } : { sockets: 500, events: 1000, warmupTickets: 10 };
   const common = { ratePerS: 50, slaves: 2, events: size.events, warmupTickets: size.warmupTickets };
@@ -57,10 +64,10 @@ async function fanoutSection({ quick, dbs }: ScaleOptions): Promise<string> {
   const bp99 = p99(base.latencies);
 
   const header = [
-    "| Measurement | Sockets | Events sent | Answers | new_signal frames measured | Missed | delivery p50 ms | delivery p99 ms | p50 ÷ bare | p99 ÷ bare | master 201 p50 ms | master 201 p99 ms | 201 p50 ÷ 1 socket | 201 p99 ÷ 1 socket |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| Measurement | Sockets | Events sent | Answers | new_signal frames measured | Missed | delivery p50 ms | delivery p99 ms | p50 ÷ bare | p99 ÷ bare | master 201 p50 ms | master 201 p99 ms | 201 p50 ÷ 1 socket | 201 p99 ÷ 1 socket | CPU % of a core: bench process / server / PostgreSQL |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
   ];
-  const baseRow = `| bare ws broadcast (baseline) | ${base.sockets} | ${base.events} | ${statusSummary(base.statuses)} | ${base.latencies.length} | ${base.missed} | ${ms(bp50)} | ${ms(bp99)} | 1.00× | 1.00× | ${ms(p50(base.acks))} | ${ms(p99(base.acks))} | – | – |`;
+  const baseRow = `| bare ws broadcast (baseline) | ${base.sockets} | ${base.events} | ${statusSummary(base.statuses)} | ${base.latencies.length} | ${base.missed} | ${ms(bp50)} | ${ms(bp99)} | 1.00× | 1.00× | ${ms(p50(base.acks))} | ${ms(p99(base.acks))} | – | – | ${cpuCell(base.cpu)} |`;
   const checks: GoalCheck[] = [];
   const extra: string[] = [];
   const rows = runs.map((r) => {
@@ -79,12 +86,12 @@ async function fanoutSection({ quick, dbs }: ScaleOptions): Promise<string> {
     const refused = r.events - (r.statuses.get(201) ?? 0);
     if (refused > 0) extra.push(`${r.db}, ${r.sockets} sockets: ${refused} events not answered 201`);
     const oneCols = r.sockets === 1 ? "1.00× | 1.00×" : `${times(a50)} | ${times(a99)}`;
-    return `| copy: ${r.db} | ${r.sockets} | ${r.events} | ${statusSummary(r.statuses)} | ${r.latencies.length} | ${r.missed} | ${ms(p50(r.latencies))} | ${ms(p99(r.latencies))} | ${times(ratio(p50(r.latencies), bp50))} | ${times(ratio(p99(r.latencies), bp99))} | ${ms(p50(r.acks))} | ${ms(p99(r.acks))} | ${oneCols} |`;
+    return `| copy: ${r.db} | ${r.sockets} | ${r.events} | ${statusSummary(r.statuses)} | ${r.latencies.length} | ${r.missed} | ${ms(p50(r.latencies))} | ${ms(p99(r.latencies))} | ${times(ratio(p50(r.latencies), bp50))} | ${times(ratio(p99(r.latencies), bp99))} | ${ms(p50(r.acks))} | ${ms(p99(r.acks))} | ${oneCols} | ${cpuCell(r.cpu)} |`;
   });
   const lines = [
     machineLine(),
     "",
-    `${common.ratePerS} events/s (OPEN / CLOSE alternating), ${common.slaves} slaves reporting; per event a socket received 1 + ${mix.others} frames (first ≈ ${mix.firstBytes} B, others ≈ ${mix.otherBytes} B), which the baseline sends too, an event's frames in one write per socket (until 2026-12-02 a write per frame). The first ${size.warmupTickets} tickets are warm-up.`,
+    `${common.ratePerS} events/s (OPEN / CLOSE alternating), ${common.slaves} slaves reporting; per event a socket received 1 + ${mix.others} frames (first ≈ ${mix.firstBytes} B, others ≈ ${mix.otherBytes} B), which the baseline sends too, an event's frames in one write per socket (until 2026-12-02 a write per frame). The first ${size.warmupTickets} tickets are warm-up. CPU is read from /proc while the master sends: the benchmark's own process (the socket clients, the slaves, the master), the server (for the baseline, the broadcast process) and every postgres process (PGlite runs inside the server); this machine has ${cpus().length} cores, ${cpus().length * 100} %.`,
     "",
     ...header,
     baseRow,

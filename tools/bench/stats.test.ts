@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addSpent, NO_CPU, parseStat, postgresTicksBetween, ticksBetween, type PostgresSample } from "./cpu.ts";
+import { addSpent, NO_CPU, parseStat, postgresTicksBetween, startCpuWindow, ticksBetween, type PostgresSample } from "./cpu.ts";
 import { replaceSection } from "./scenario.ts";
 import { overBy, percentile, perSecond, ratio, table, verdict } from "./stats.ts";
 
@@ -104,5 +104,25 @@ describe("postgresTicksBetween", () => {
   it("leaves out the reaped times of a postmaster that started inside the window", () => {
     const after = sample([[20, 3, 1], [21, 4, 20]], [[20, 500]]);
     expect(postgresTicksBetween(sample([], []), after)).toBe(7);
+  });
+});
+
+describe("startCpuWindow", () => {
+  it("gives this process's CPU over the window as a share of one core, and no PostgreSQL unless asked", () => {
+    const window = startCpuWindow(process.pid, false);
+    const used = process.cpuUsage();
+    // Spin until this process has used 200 ms of CPU (however long the machine makes that take).
+    let x = 0;
+    while (process.cpuUsage(used).user < 200_000) x += Math.sqrt(x + 1);
+    const shares = window.stop();
+    expect(x).toBeGreaterThan(0);
+    // /proc counts in 10 ms ticks: at least 190 of the 200 ms; the same process read twice.
+    expect((shares.benchPct * shares.wallMs) / 100).toBeGreaterThanOrEqual(190);
+    expect(shares.serverPct).toBeCloseTo(shares.benchPct, -1);
+    expect(shares.postgresPct).toBeNull();
+  });
+
+  it("refuses a process that is gone", () => {
+    expect(() => startCpuWindow(2 ** 22 + 12345, false)).toThrow(/gone/);
   });
 });

@@ -14,6 +14,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
+import { startCpuWindow, type CpuShares } from "./cpu.ts";
 import { openLoopSchedule } from "./scale-format.ts";
 import { runOpenLoop, type LoadResult } from "./scale-load.ts";
 import { openSocketGroup, type SocketGroup } from "./scale-sockets.ts";
@@ -69,6 +70,8 @@ export interface WsBaselineRun extends LoadResult {
   latencies: number[];
   /** (socket, OPEN) pairs that never arrived. */
   missed: number;
+  /** CPU while the POSTs were sent: this process (clients) and the broadcast process. */
+  cpu: CpuShares;
 }
 
 /**
@@ -92,6 +95,7 @@ export async function runWsBaseline(opts: { sockets: number; events: number; rat
     const sentAt = new Map<string, number>();
     group = await openSocketGroup({ url, count: opts.sockets, sentAt, warmupTickets: opts.warmupTickets });
     const schedule = openLoopSchedule(opts.events, opts.ratePerS);
+    const cpuWindow = startCpuWindow(child.pid!, false);
     const load = await runOpenLoop(
       schedule,
       async (e) => {
@@ -102,9 +106,10 @@ export async function runWsBaseline(opts: { sockets: number; events: number; rat
       },
       { sentAt, warmupTickets: opts.warmupTickets },
     );
+    const cpu = cpuWindow.stop();
     await Promise.all(load.acceptedOpens.map((ticket) => group!.allSeen(String(ticket), 10_000)));
     const missed = load.acceptedOpens.reduce((n, ticket) => n + group!.seen.filter((s) => !s.has(String(ticket))).length, 0);
-    return { ...load, sockets: opts.sockets, events: opts.events, latencies: group.latencies, missed };
+    return { ...load, sockets: opts.sockets, events: opts.events, latencies: group.latencies, missed, cpu };
   } finally {
     await group?.close();
     await agent.close();
