@@ -121,10 +121,22 @@ async function deniedControl(page: Page, testId: string): Promise<{ disabled: bo
 /** The tooltip shown for the wrapper of `testId` after `show` (hover or focus). */
 async function tooltipText(page: Page, testId: string, show: "hover" | "focus"): Promise<string> {
   const wrapper = page.getByTestId("permission-denied").filter({ has: page.getByTestId(testId) }).first();
-  if (show === "hover") await wrapper.hover();
-  else await wrapper.focus();
   const tooltip = page.getByRole("tooltip");
-  await tooltip.waitFor();
+  // A screen still laying out (a list arriving above the control) can move the control from under
+  // a hover before the tooltip's delay ends: the pointer leaves and nothing opens. Show it again
+  // from a clean state until it opens (CI, 2026-12-02: the members card's hover timed out once).
+  for (let attempt = 1; ; attempt++) {
+    if (show === "hover") await wrapper.hover();
+    else await wrapper.focus();
+    try {
+      await tooltip.waitFor({ timeout: 5_000 });
+      break;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      await page.mouse.move(0, 0);
+      await page.keyboard.press("Escape");
+    }
+  }
   const text = (await tooltip.textContent()) ?? "";
   await page.mouse.move(0, 0);
   await page.keyboard.press("Escape");
