@@ -12,6 +12,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
 import { coalescingStream } from "./coalescing-socket.ts";
+import { trackTransactions } from "./pglite-statements.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -104,6 +105,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     lock?.release();
     throw err;
   });
+  // Raw statements inside its transactions run in one protocol message too (db/raw.ts).
+  trackTransactions(client);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   const close = async () => {
     try {

@@ -10,8 +10,9 @@
  * own thresholds, for the tables autovacuum leaves alone, so the bound holds whatever the operator
  * set.
  *
- * PostgreSQL only: the embedded PGlite sends no named statements and is analysed by the hourly
- * retention (jobs/retention.ts).
+ * PostgreSQL only: the embedded PGlite is analysed by the hourly retention (jobs/retention.ts); its
+ * statistics counters are not flushed for this query to read, so its named statements are parsed
+ * again every minute instead (db/pglite-statements.ts).
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "./client.ts";

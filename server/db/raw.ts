@@ -31,7 +31,11 @@
  *   made on a hundred trades hashed every link on each later follow-up, so it is sent unnamed
  *   (copy-engine/store/signal-plans-postgres.test.ts). Name a statement only with its generic
  *   plan checked the same way: statistics gathered young, then the tables grown.
- * - PGlite: `query(text, params)` (one process, no network; the text is the same each call).
+ * - PGlite: one protocol message per call, the statement described once per database
+ *   (db/pglite-statements.ts: `query` makes six calls into the backend per statement). The same
+ *   statements are named there, parsed again every minute since nothing analyses PGlite's tables
+ *   sooner than the hourly retention; the others unnamed. A transaction handle that module has
+ *   not seen opened falls back to `query(text, params)`.
  *
  * `runRaw(db, stmt, params)` accepts the root database OR a Drizzle transaction: it takes the
  * handle's own client (the pool, or the transaction's connection), so a raw statement inside
@@ -47,8 +51,9 @@ import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { withArrayLiterals } from "./array-literal.ts";
 import type { Db } from "./client.ts";
+import { embeddedBackend, runEmbedded } from "./pglite-statements.ts";
 
-/** A statement: unique name, text, row mapping, and whether node-postgres prepares it by name. */
+/** A statement: unique name, text, row mapping, and whether it is prepared by name (node-postgres and PGlite). */
 export interface RawStatement<R> {
   readonly name: string;
   readonly text: string;
@@ -85,17 +90,18 @@ interface PgLike {
 interface PgliteLike {
   query(text: string, params: unknown[]): Promise<QueryResult>;
 }
+type Client = { pg: PgLike } | { lite: PgliteLike; backend: ReturnType<typeof embeddedBackend> };
 
 /** The driver client under a Drizzle database or transaction (Drizzle keeps it on `session.client`). */
-function clientOf(db: Db): { pg: PgLike } | { lite: PgliteLike } {
+function clientOf(db: Db): Client {
   const client = (db as unknown as { session?: { client?: unknown } }).session?.client;
   if (!client || typeof (client as { query?: unknown }).query !== "function") throw new Error("raw: no driver client under this handle");
   // A node-postgres pool or client (a transaction's PoolClient); otherwise PGlite or its transaction.
   if (client instanceof pg.Pool || client instanceof pg.Client) return { pg: client };
-  return { lite: client as PgliteLike };
+  return { lite: client as PgliteLike, backend: embeddedBackend(client) };
 }
 
-const clients = new WeakMap<object, { pg: PgLike } | { lite: PgliteLike }>();
+const clients = new WeakMap<object, Client>();
 
 /**
  * Whether `db` is embedded PGlite (one process: no network round trip for a batch to save; a
@@ -126,7 +132,8 @@ export async function runRaw<R>(db: Db, stmt: RawStatement<R>, params: unknown[]
     // writer was the server's largest allocator on the copy path. PGlite serialises by type itself.
     const values = withArrayLiterals(params);
     res = await c.pg.query(stmt.prepared ? { name: stmt.name, text: stmt.text, values } : { text: stmt.text, values });
-  } else res = await c.lite.query(stmt.text, params);
+  } else if (c.backend) return (await runEmbedded(c.backend, stmt, params)).map(stmt.map);
+  else res = await c.lite.query(stmt.text, params);
   return res.rows.map(stmt.map);
 }
 

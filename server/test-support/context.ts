@@ -9,6 +9,7 @@ import { accounts, tenants } from "../db/schema.ts";
 
 type AccountRow = typeof accounts.$inferSelect;
 import { runMigrations } from "../db/migrate.ts";
+import { watchStatements } from "../db/pglite-statements.ts";
 import type { AppContext } from "../http/context.ts";
 import { RealtimeHub } from "../realtime/hub.ts";
 import { SecretBox } from "../features/api-keys/secret-box.ts";
@@ -102,5 +103,7 @@ export function recordStatements(db: Db): string[] {
     texts.push(typeof first === "string" ? first : String((first as { text?: string }).text));
     return query(...args);
   };
+  // On PGlite db/raw.ts sends its statements in one protocol message each, not through `query`.
+  watchStatements(client, (text) => texts.push(text));
   return texts;
 }
