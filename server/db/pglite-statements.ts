@@ -105,9 +105,9 @@ function exchange(root: PGlite, message: Buffer): BackendMessage[] {
   return replies;
 }
 
-/** Throws the backend's error when the replies hold one. */
-function throwIfError(replies: BackendMessage[]): void {
-  for (const m of replies) if (m.name === "error") throw m as DatabaseError;
+/** The backend's error among the replies, if any. */
+function errorIn(replies: BackendMessage[]): DatabaseError | undefined {
+  return replies.find((m): m is DatabaseError => m.name === "error");
 }
 
 /** Parses `stmt` (under its name when `prepared`, replacing what that name held) and describes it. */
@@ -122,7 +122,8 @@ function describe(root: PGlite, stmt: EmbeddedStatement): Described {
       serialize.sync(),
     ]),
   );
-  throwIfError(replies);
+  const error = errorIn(replies);
+  if (error) throw error;
   const params = replies.find((m): m is ParameterDescriptionMessage => m.name === "parameterDescription");
   const rows = replies.find((m): m is RowDescriptionMessage => m.name === "rowDescription");
   return {
@@ -166,7 +167,7 @@ function run(root: PGlite, stmt: EmbeddedStatement, params: readonly unknown[], 
       serialize.sync(),
     ]),
   );
-  const error = replies.find((m): m is DatabaseError => m.name === "error");
+  const error = errorIn(replies);
   if (error) {
     // 26000 invalid_sql_statement_name: the named statement is gone (a `deallocate all`; nothing in
     // the server sends one). Parsed again once; inside a transaction the error has already aborted
